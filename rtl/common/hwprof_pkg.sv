@@ -1,0 +1,39 @@
+// hwprof_pkg: types shared by every hwprof core: the branch record of
+// hwprof-spec.md section 2 and its kind encoding.
+`default_nettype none
+
+package hwprof_pkg;
+
+  /// Address width of the branch record (low AddrW bits of real addresses).
+  /// A package constant, not a module parameter, because packed struct
+  /// typedefs cannot depend on module parameters.
+  localparam int unsigned AddrW = 32;
+  /// Saturating width of the per-record instruction count.
+  localparam int unsigned InsnsW = 16;
+  /// Saturating width of the per-record event count.
+  localparam int unsigned EventsW = 8;
+
+  /// Branch kind, encoded as in the trace library (host/lib/trace.h).
+  typedef enum logic [2:0] {
+    KindBr    = 3'd0,  // conditional direct branch
+    KindJmp   = 3'd1,  // unconditional direct jump
+    KindIjmp  = 3'd2,  // indirect jump
+    KindCall  = 3'd3,  // direct call
+    KindIcall = 3'd4,  // indirect call
+    KindRet   = 3'd5   // return
+  } kind_e;
+
+  /// One retired control-flow instruction (hwprof-spec.md section 2).
+  typedef struct packed {
+    kind_e               kind;
+    logic [AddrW-1:0]    pc;
+    logic [AddrW-1:0]    target;
+    logic                taken;
+    logic [3:0]          ilen;
+    logic [InsnsW-1:0]   insns;
+    logic [EventsW-1:0]  events;
+  } branch_rec_t;
+
+  localparam int unsigned BranchRecW = $bits(branch_rec_t);
+
+endpackage

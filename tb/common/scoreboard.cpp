@@ -1,0 +1,51 @@
+#include "scoreboard.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace hwprof::tb {
+
+namespace {
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%" PRIx64, v);
+  return b;
+}
+std::string outputs_str(const std::vector<Field>& fields, bool actual) {
+  std::string s;
+  for (const auto& f : fields) {
+    if (!f.care) continue;
+    if (!s.empty()) s += ' ';
+    s += f.name;
+    s += '=';
+    s += hex(actual ? f.actual : f.expected);
+  }
+  return s;
+}
+}  // namespace
+
+bool Scoreboard::check(uint64_t cycle, const std::string& inputs, const std::vector<Field>& fields) {
+  if (failed_) return false;
+  ++checked_;
+  std::string bad;
+  for (const auto& f : fields)
+    if (f.care && f.expected != f.actual)
+      bad += "    " + std::string(f.name) + ": expected " + hex(f.expected) + ", actual " + hex(f.actual) + "\n";
+  if (bad.empty()) {
+    history_.push_back("    cycle " + std::to_string(cycle) + "  in: " + inputs + "\n      out: " +
+                       outputs_str(fields, false) + "\n");
+    if (history_.size() > depth_) history_.pop_front();
+    return true;
+  }
+  failed_ = true;
+  report_ = "lock-step mismatch in " + unit_ + " at cycle " + std::to_string(cycle) + " (seed " +
+            std::to_string(seed_) + ")\n  inputs: " + inputs + "\n  mismatching outputs:\n" + bad +
+            "  expected: " + outputs_str(fields, false) + "\n  actual:   " + outputs_str(fields, true) +
+            "\n  last " + std::to_string(history_.size()) + " cycles (all matched):\n";
+  for (const auto& h : history_) report_ += h;
+  report_ += "  replay: SEED=" + std::to_string(seed_) + " TRACE=1 <test binary> (or make wave TEST=...)\n";
+  if (!note_.empty()) report_ += "  " + note_ + "\n";
+  return false;
+}
+
+}  // namespace hwprof::tb

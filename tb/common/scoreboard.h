@@ -1,0 +1,58 @@
+// Lock-step scoreboard: compares every output of the DUT with the model
+// every cycle (data fields masked by their valid), keeps a short history and,
+// at the first mismatch, builds a report with cycle, seed, inputs, expected,
+// actual and the last cycles, then fails.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace hwprof::tb {
+
+/// One compared output. `care` = false masks the field (e.g. data while
+/// valid is low).
+struct Field {
+  const char* name;
+  uint64_t expected;
+  uint64_t actual;
+  bool care = true;
+};
+
+/// Thrown by lock-step engines at the first mismatch; what() is the report.
+class LockstepMismatch : public std::runtime_error {
+ public:
+  explicit LockstepMismatch(const std::string& m) : std::runtime_error(m) {}
+};
+
+class Scoreboard {
+ public:
+  Scoreboard(std::string unit, uint64_t seed, size_t history = 12)
+      : unit_(std::move(unit)), seed_(seed), depth_(history) {}
+
+  /// Compares one cycle. Returns true if every cared field matches; on the
+  /// first mismatch returns false and report() explains it.
+  bool check(uint64_t cycle, const std::string& inputs, const std::vector<Field>& fields);
+  /// check() that throws LockstepMismatch instead of returning false.
+  void require(uint64_t cycle, const std::string& inputs, const std::vector<Field>& fields) {
+    if (!check(cycle, inputs, fields)) throw LockstepMismatch(report_);
+  }
+  bool failed() const { return failed_; }
+  const std::string& report() const { return report_; }
+  uint64_t cycles_checked() const { return checked_; }
+  /// Extra line appended to a failure report (e.g. the waveform path).
+  void set_note(std::string n) { note_ = std::move(n); }
+
+ private:
+  std::string unit_;
+  uint64_t seed_;
+  size_t depth_;
+  std::deque<std::string> history_;
+  std::string report_, note_;
+  bool failed_ = false;
+  uint64_t checked_ = 0;
+};
+
+}  // namespace hwprof::tb

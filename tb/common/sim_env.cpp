@@ -1,0 +1,36 @@
+#include "sim_env.h"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace hwprof::tb {
+
+namespace {
+uint64_t env_u64(const char* name, uint64_t dflt) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return dflt;
+  return std::strtoull(v, nullptr, 0);
+}
+}  // namespace
+
+SimEnv SimEnv::from_env() {
+  SimEnv e;
+  e.seed = env_u64("SEED", 1);
+  e.seeds = static_cast<unsigned>(env_u64("SEEDS", 0));
+  e.trace = env_u64("TRACE", 0) != 0;
+  e.trace_start = env_u64("TRACE_START", 0);
+  e.trace_end = env_u64("TRACE_END", UINT64_MAX);
+  if (const char* d = std::getenv("WAVE_DIR"); d && *d) e.wave_dir = d;
+  e.idle_pct = static_cast<int>(env_u64("IDLE_PCT", static_cast<uint64_t>(-1)));
+  e.stall_pct = static_cast<int>(env_u64("STALL_PCT", static_cast<uint64_t>(-1)));
+  return e;
+}
+
+std::string SimEnv::wave_path(const std::string& test, uint64_t s) const {
+  mkdir(wave_dir.c_str(), 0755);
+  return wave_dir + "/" + test + "_seed" + std::to_string(s) + ".fst";
+}
+
+}  // namespace hwprof::tb
