@@ -232,7 +232,7 @@ class BinaryReader : public Reader {
 
  private:
   [[noreturn]] void fail(const std::string& field, const std::string& why) const {
-    std::string m = src_->path() + ": byte " + std::to_string(field == "tag" ? rec_start_ : src_->offset()) +
+    std::string m = src_->path() + ": byte " + std::to_string(field == "tag" || field == "kind" ? rec_start_ : src_->offset()) +
                     (src_->compressed() ? " (uncompressed)" : "") + ": ";
     if (count_ || rec_start_) m += "record " + std::to_string(count_ + 1) + ": ";
     if (!field.empty()) m += "field '" + field + "': ";

