@@ -198,8 +198,11 @@ class BinaryReader : public Reader {
     if (tag < 0) fail("tag", "unexpected end of file after " + std::to_string(count_) + " records: truncated (no end marker)");
     if (tag == kEndTag) {
       uint64_t n = varint("record count");
-      for (char c : kEndMagic)
-        if (src_->get() != static_cast<int>(static_cast<uint8_t>(c))) fail("end marker", "corrupt end marker");
+      for (char c : kEndMagic) {
+        int b = src_->get();
+        if (b < 0) fail("end marker", "unexpected end of file (truncated end marker)");
+        if (b != static_cast<int>(static_cast<uint8_t>(c))) fail("end marker", "corrupt end marker");
+      }
       if (n != count_)
         fail("record count", "end marker says " + std::to_string(n) + " records, file holds " + std::to_string(count_));
       if (src_->peek() >= 0) fail("end marker", "data after the end marker");
