@@ -19,6 +19,7 @@
 #include "recorder.h"
 
 #include <capstone/capstone.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -674,15 +675,15 @@ class LogParser {
     limit_reached_ = max_ && c_.insns >= max_;
   }
 
-  void resolve(uint64_t next) {
-    const InsnInfo& in = pend_.info;
+  Record make_record(const Pending& p, uint64_t next) {
+    const InsnInfo& in = p.info;
     Record r;
     r.kind = in.kind;
-    r.pc = pend_.pc;
+    r.pc = p.pc;
     r.ilen = in.len;
-    r.insns = static_cast<uint32_t>(std::min<uint64_t>(pend_.insns, UINT32_MAX));
-    r.events = static_cast<uint32_t>(std::min<uint64_t>(pend_.events, UINT32_MAX));
-    const uint64_t fall = pend_.pc + in.len;
+    r.insns = static_cast<uint32_t>(std::min<uint64_t>(p.insns, UINT32_MAX));
+    r.events = static_cast<uint32_t>(std::min<uint64_t>(p.events, UINT32_MAX));
+    const uint64_t fall = p.pc + in.len;
     if (in.kind == Kind::Br) {
       r.target = in.target;
       r.taken = next != fall;
@@ -695,6 +696,11 @@ class LogParser {
       r.target = next;
       r.taken = true;
     }
+    return r;
+  }
+
+  void resolve(uint64_t next) {
+    Record r = make_record(pend_, next);
     pend_.valid = false;
     emit(r);
   }
@@ -802,22 +808,12 @@ class LogParser {
     frames_.pop_back();
     bool cont = false;
     if (f.stash.valid) {
+      Record r = make_record(f.stash, pc);
       --deferring_;
-      Pending saved = pend_;
-      pend_ = f.stash;
-      // resolve() appends to deferred_ (or writes); move it into place.
-      size_t before = deferred_.size();
-      const bool was_deferring = deferring_ > 0;
-      ++deferring_;  // force into the buffer
-      resolve(pc);
-      --deferring_;
-      (void)was_deferring;
-      if (deferred_.size() == before + 1 && f.defer_index < before) {
-        Record r = deferred_.back();
-        deferred_.pop_back();
-        deferred_.insert(deferred_.begin() + static_cast<std::ptrdiff_t>(f.defer_index), r);
-      }
-      pend_ = saved;
+      ++c_.records;
+      ++c_.kinds[static_cast<size_t>(r.kind)];
+      const size_t at = std::min(f.defer_index, deferred_.size());
+      deferred_.insert(deferred_.begin() + static_cast<std::ptrdiff_t>(at), r);
     } else if (f.have_cont && f.cont_pc == pc) {
       cont = true;
     }
@@ -953,7 +949,7 @@ class LogParser {
       if (o.unloaded) continue;
       bool all = true, any_exec = false;
       for (const MappedRange& r : o.ranges) {
-        if (!(r.flags & 1)) continue;  // PF_X
+        if (!(r.flags & PF_X)) continue;
         any_exec = true;
         if (!(r.start >= addr && r.end <= addr + len)) all = false;
       }
@@ -982,11 +978,11 @@ class LogParser {
     initial_done_ = true;
     const uint64_t entry = have_entry_ ? entry_ : first_pc_;
     uint64_t main_bias = 0;
-    if (main_elf_.type == 3 /* ET_DYN */) {
+    if (main_elf_.type == ET_DYN) {
       bool ok = false;
       if (start_code_) {
         for (const ElfSegment& s : main_elf_.loads) {
-          if (s.flags & 1) {  // first executable PT_LOAD
+          if (s.flags & PF_X) {  // first executable PT_LOAD
             main_bias = start_code_ - s.vaddr;
             ok = true;
             break;
