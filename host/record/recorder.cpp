@@ -756,12 +756,12 @@ class LogParser {
       code = l.substr(cp + 8);
       code = code.substr(0, code.find_first_of(",}"));
     }
-    uint64_t si_addr = 0;
+    uint64_t fault_addr = 0;
     bool have_addr = false;
     size_t ap = l.find("si_addr=0x");
     if (ap != std::string_view::npos) {
       size_t pos = ap + 10;
-      have_addr = parse_hex(l, pos, si_addr);
+      have_addr = parse_hex(l, pos, fault_addr);
     }
     const bool fault_sig = name == "SIGSEGV" || name == "SIGBUS" || name == "SIGFPE" || name == "SIGILL";
     const bool from_process = starts_with(code, "SI_") && code != "SI_KERNEL";
@@ -773,7 +773,7 @@ class LogParser {
       // and did not complete.
       if (pend_.valid) {
         if (have_addr) {
-          resolve(si_addr);
+          resolve(fault_addr);
         } else {
           ++c_.lost_records;
           since_insns_ += pend_.insns;
