@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "champsim.h"
 #include "commands.h"
 #include "progress.h"
 #include "trace.h"
@@ -130,12 +131,13 @@ void add_trace_commands(CLI::App& app, Global& g) {
     c->add_option("IN", *in, "ChampSim trace (.xz or uncompressed)")->required();
     c->add_option("OUT", *out, "output trace (*.hwpt[.zst] binary, else text)")->required();
     c->callback([in, out, &g] {
-#ifdef HWPROF_HAVE_CHAMPSIM
-      run_import_champsim(*in, *out, g.quiet);
-#else
-      (void)g;
-      throw std::runtime_error("ChampSim import is not built in this version");
-#endif
+      Progress p("import " + *in, g.quiet);
+      trace::ImportStats st =
+          trace::import_champsim(*in, *out, "x86_64", [&](uint64_t d, uint64_t t) { p.update(d, t, "bytes"); });
+      p.finish();
+      fmt::print(stderr, "{}: {} instructions -> {} branch records ({} ilen from fallbacks, {} targets from fallback)\n",
+                 *out, st.instructions, st.records, st.ilen_per_kind + st.ilen_global + st.ilen_default,
+                 st.target_fallback);
     });
   }
 }

@@ -261,7 +261,7 @@ class ChampSimSource {
   uint64_t offset_ = 0, count_ = 0, raw_consumed_ = 0;
 };
 
-using LenHist = std::array<uint64_t, kMaxIlen + 1>;
+using LenHist = std::array<uint32_t, kMaxIlen + 1>;  // saturating counts
 
 // Most frequent length of a histogram (ties to the shorter); 0 if empty.
 unsigned mode(const LenHist& h) {
@@ -287,9 +287,8 @@ struct Learned {
 
   void observe_len(uint64_t ip, Kind k, uint64_t len) {
     if (len < 1 || len > kMaxIlen) return;
-    ips[ip].len[len]++;
-    kind_len[static_cast<size_t>(k)][len]++;
-    all_len[len]++;
+    for (LenHist* h : {&ips[ip].len, &kind_len[static_cast<size_t>(k)], &all_len})
+      if ((*h)[len] != UINT32_MAX) ++(*h)[len];
   }
   void finish() {
     for (auto& [ip, info] : ips) info.ilen = static_cast<uint8_t>(mode(info.len));

@@ -1,6 +1,7 @@
 // Trace readers and writers: text v1 and binary HWPT v1 (docs/formats.md).
 #include "trace.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -325,8 +326,14 @@ Writer::Writer(const std::string& path, Format fmt, bool compress, const std::st
     : impl_(std::make_unique<Impl>()) {
   impl_->path = path;
   impl_->fmt = fmt;
+  struct stat st {};
   if (path == "-") {
     impl_->f = stdout;
+  } else if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    // A device, FIFO or the like (/dev/null): write in place, never rename
+    // a temporary over it.
+    impl_->f = std::fopen(path.c_str(), "wb");
+    if (!impl_->f) throw TraceError(path + ": cannot open for writing: " + std::strerror(errno));
   } else {
     impl_->tmp = path + ".tmp." + std::to_string(getpid());
     impl_->f = std::fopen(impl_->tmp.c_str(), "wb");
@@ -348,9 +355,12 @@ Writer::Writer(const std::string& path, Format fmt, bool compress, const std::st
 }
 
 Writer::~Writer() {
-  if (!impl_->committed && !impl_->tmp.empty()) {
+  if (impl_->committed || !impl_->f) return;
+  if (!impl_->tmp.empty()) {
     std::fclose(impl_->f);
     std::remove(impl_->tmp.c_str());
+  } else if (impl_->f != stdout) {
+    std::fclose(impl_->f);
   }
 }
 
@@ -391,6 +401,8 @@ void Writer::commit() {
   }
   bool ok = impl_->sink->finish();
   if (impl_->tmp.empty()) {
+    if (impl_->f != stdout) ok = (std::fclose(impl_->f) == 0) && ok;
+    impl_->f = nullptr;
     impl_->committed = true;
     if (!ok) throw TraceError(impl_->path + ": write error");
     return;

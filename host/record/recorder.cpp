@@ -1157,7 +1157,7 @@ int record(const RecordOptions& opts) {
   args.push_back(qv >= 801 ? "-one-insn-per-tb" : "-singlestep");
   args.insert(args.end(), {"-d", "in_asm,exec,nochain,page,strace", "-D", "", "-seed", std::to_string(opts.seed),
                            "-0", opts.argv[0]});
-  const size_t log_arg = 4;
+  const size_t log_arg = 5;
   if (!sysroot.empty()) args.insert(args.end(), {"-L", sysroot});
   args.push_back(prog);
   args.insert(args.end(), opts.argv.begin() + 1, opts.argv.end());
@@ -1239,10 +1239,12 @@ int record(const RecordOptions& opts) {
     int pr = ::poll(&pfd, 1, 200);
     if (pr < 0 && errno != EINTR) throw RecordError(std::string("poll: ") + std::strerror(errno));
     bool got = false;
+    size_t got_bytes = 0;
     for (int rounds = 0; rounds < 64; ++rounds) {
       ssize_t n = ::read(fd, buf.data(), buf.size());
       if (n > 0) {
         got = true;
+        got_bytes += static_cast<size_t>(n);
         parser.feed(buf.data(), static_cast<size_t>(n));
         if (parser.stop()) break;
       } else {
@@ -1262,6 +1264,9 @@ int record(const RecordOptions& opts) {
       progress(false);
       printed_progress = true;
     }
+    // qemu writes its log line by line; waking up for every line makes both
+    // processes ping-pong. Let the pipe fill a little before reading again.
+    if (got && got_bytes < (size_t{256} << 10)) ::usleep(2000);
     if (!got && child.poll_exit()) {
       // qemu has exited: everything it wrote is in the pipe.
       for (;;) {

@@ -41,6 +41,11 @@ roundtrip() {
 }
 roundtrip "$dir/hand.trace" hand
 
+# Writing to a device writes in place: /dev/null stays a character device.
+"$hwprof" -q trace convert "$dir/hand.trace" /dev/null 2>/dev/null
+[ -c /dev/null ] || { echo "FAIL: convert replaced /dev/null"; exit 1; }
+echo "ok   convert to /dev/null keeps the device"
+
 shopt -s nullglob
 for t in "$traces_dir"/*.hwpt.zst; do
   name=$(basename "$t" .hwpt.zst)
