@@ -46,6 +46,19 @@ roundtrip "$dir/hand.trace" hand
 [ -c /dev/null ] || { echo "FAIL: convert replaced /dev/null"; exit 1; }
 echo "ok   convert to /dev/null keeps the device"
 
+# ChampSim import through the CLI: plain, taken conditional, plain, xz-compressed.
+python3 - "$dir/cs.champsim" <<'P'
+import struct, sys
+def rec(ip, is_br=0, taken=0, dst=(0, 0), src=(0, 0, 0, 0), mem=0):
+    return struct.pack("<QBB2B4B2Q4Q", ip, is_br, taken, *dst, *src, 0, 0, mem, 0, 0, 0)
+data = rec(0x1000, mem=0x8000) + rec(0x1004, 1, 1, (26, 0), (25, 26, 0, 0)) + rec(0x0f00) + rec(0x0f04)
+open(sys.argv[1], "wb").write(data)
+P
+xz -k -q "$dir/cs.champsim"
+"$hwprof" -q trace import-champsim "$dir/cs.champsim.xz" "$dir/cs.trace" 2>/dev/null
+grep -qx "br 1004 f00 1 4 2 1" "$dir/cs.trace" || { echo "FAIL: champsim import gave:"; cat "$dir/cs.trace"; exit 1; }
+echo "ok   import-champsim: taken conditional with its memory event"
+
 shopt -s nullglob
 for t in "$traces_dir"/*.hwpt.zst; do
   name=$(basename "$t" .hwpt.zst)
