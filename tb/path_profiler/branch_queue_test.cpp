@@ -171,7 +171,8 @@ std::vector<std::string> shipped_traces() {
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(HWPROF_TRACE_DIR, ec)) {
     const std::string p = e.path().string();
-    if (p.find(".hwpt") != std::string::npos || p.find(".trace") != std::string::npos) v.push_back(p);
+    auto ends = [&p](const std::string& s) { return p.size() >= s.size() && p.compare(p.size() - s.size(), s.size(), s) == 0; };
+    if (ends(".hwpt") || ends(".hwpt.zst") || ends(".trace") || ends(".trace.zst")) v.push_back(p);
   }
   std::sort(v.begin(), v.end());
   return v;
