@@ -3,8 +3,7 @@
 # Every RTL configuration (top module + parameter set) is Verilated once into
 # the single static library `hwprof_rtl`, with its own class prefix, so tests,
 # the hwprof CLI and benchmarks share the generated code. Verilated C++ is
-# compiled at -O1: it builds much faster and runs within a few percent of -O2
-# for these small designs (see docs/build.md).
+# compiled at -O1 to keep the regression's build time down.
 
 # The library is created by hwprof_rtl_library() in the directory that calls
 # hwprof_verilate() (verilate() links into it and needs the same directory).

@@ -30,7 +30,8 @@ nlohmann::json info_json(const std::string& path, const Info& info) {
           {"records", info.records},
           {"instructions", info.instructions},
           {"events", info.events},
-          {"kinds", kinds}};
+          {"kinds", kinds},
+          {"stats", {{"records", info.records}, {"bytes", info.bytes}}}};
 }
 
 }  // namespace

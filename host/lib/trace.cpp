@@ -440,6 +440,7 @@ Info scan(const std::string& path, const std::function<void(uint64_t, uint64_t)>
     }
     if (progress && (info.records & 0xfffff) == 0) progress(rd->bytes_consumed(), rd->file_size());
   }
+  info.bytes = rd->bytes_consumed();
   return info;
 }
 

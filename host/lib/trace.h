@@ -121,6 +121,7 @@ struct Info {
   uint64_t instructions = 0;  ///< sum of insns over branch records
   uint64_t events = 0;
   uint64_t kinds[kNumKinds] = {};
+  uint64_t bytes = 0;  ///< bytes read from the file
   Header header;
 };
 
