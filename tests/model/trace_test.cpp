@@ -38,6 +38,12 @@ std::string error_of(const std::string& text, const std::string& name = "bad.tra
   return "";
 }
 
+// Checks that an error message contains `part`.
+void has(const std::string& msg, const std::string& part) {
+  BOOST_TEST_INFO("message: " << msg);
+  BOOST_TEST(msg.find(part) != std::string::npos);
+}
+
 std::vector<Record> random_records(uint64_t seed, size_t n) {
   std::mt19937_64 rng(seed);
   std::vector<Record> v;
@@ -132,10 +138,6 @@ BOOST_AUTO_TEST_CASE(WriterLeavesNothingBehindWithoutCommit) {
 
 BOOST_AUTO_TEST_CASE(TextErrorsNameFileLineAndField) {
   const std::string h = "#hwprof-trace v1\n";
-  auto has = [](const std::string& msg, const std::string& part) {
-    BOOST_TEST_INFO("message: " << msg);
-    BOOST_TEST(msg.find(part) != std::string::npos);
-  };
   has(error_of(""), "bad.trace:1: empty file");
   has(error_of("br 1 2 0 4 1 0\n"), "bad.trace:1: missing header");
   has(error_of("#hwprof-trace v2\n"), "unsupported trace version 'v2'");
@@ -177,10 +179,6 @@ BOOST_AUTO_TEST_CASE(BinaryErrorsNameByteOffsetAndField) {
       return std::string(e.what());
     }
     return std::string();
-  };
-  auto has = [](const std::string& msg, const std::string& part) {
-    BOOST_TEST_INFO("message: " << msg);
-    BOOST_TEST(msg.find(part) != std::string::npos);
   };
   has(err(bytes.substr(0, bytes.size() / 2)), "unexpected end of file");
   has(err(bytes.substr(0, bytes.size() - 6)), "truncated");
