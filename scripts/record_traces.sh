@@ -44,17 +44,28 @@ record() {  # record NAME STDIN EXTRA_ENV... -- PROGRAM ARGS...
   while [[ $1 != -- ]]; do extra+=("$1"); shift; done
   shift
   local out=$traces/$name.hwpt.zst
+  # absolute program path: argv[0] is then the same as under valgrind and gdb
+  # (scripts/check_recorder.sh), and the program does not depend on PATH
+  set -- "$(command -v "$1")" "${@:2}"
   echo "== $name: $* ${stdin:+< $stdin}" >&2
+  # The program's stdin is the input file or /dev/null, stdout /dev/null and
+  # stderr a regular file (hwprof's messages, shown afterwards): programs look
+  # at the types of their standard files (perl does), so this keeps the
+  # traces independent of how this script is run.
+  local log=$traces/.record-$name.log status=0
   (
     cd "$inputs"
-    "${base_env[@]}" "${extra[@]}" "$hwprof" record -o "$out" -- "$@" < "${stdin:-/dev/null}" > /dev/null
-  )
+    "${base_env[@]}" "${extra[@]}" "$hwprof" record -o "$out" -- "$@" < "${stdin:-/dev/null}" > /dev/null 2> "$log"
+  ) || status=$?
+  cat "$log" >&2
+  rm -f "$log"
+  [[ $status -eq 0 ]] || { echo "record_traces.sh: recording $name failed (status $status)" >&2; exit 1; }
   "$hwprof" trace validate "$out"
 }
 
 for n in "${names[@]}"; do
   case $n in
-    gzip)    record gzip "" -- gzip -6 -c GPL-2 ;;
+    gzip)    record gzip "" -- gzip -6 -n -c GPL-2 ;;
     bzip2)   record bzip2 "" -- bzip2 -9 -c sqlite_inserts.sql ;;
     sqlite3) record sqlite3 sqlite_inserts.sql -- sqlite3 -batch :memory: ;;
     perl)    record perl "" PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 -- perl perl_workload.pl ;;
@@ -63,7 +74,7 @@ for n in "${names[@]}"; do
 done
 
 echo >&2
-echo "Versions: $(qemu-x86_64 --version | head -1); $(pkgver gzip); $(pkgver bzip2); $(pkgver libbz2-1.0);" \
+echo "Versions: $(qemu-x86_64 --version | sed -n 1p); $(pkgver gzip); $(pkgver bzip2); $(pkgver libbz2-1.0);" \
   "$(pkgver sqlite3); $(pkgver libsqlite3-0); $(pkgver perl-base); $(pkgver libc6)" >&2
 echo >&2
 printf '%-10s %10s %12s %10s\n' trace records instructions bytes >&2
@@ -71,8 +82,8 @@ total=0
 for n in "${names[@]}"; do
   f=$traces/$n.hwpt.zst
   info=$("$hwprof" trace info --json "$f")
-  rec=$(sed -n 's/.*"records": *\([0-9]*\).*/\1/p' <<<"$info" | head -1)
-  ins=$(sed -n 's/.*"instructions": *\([0-9]*\).*/\1/p' <<<"$info" | head -1)
+  rec=$(sed -n 's/.*"records": *\([0-9]*\).*/\1/p' <<<"$info" | sed -n 1p)
+  ins=$(sed -n 's/.*"instructions": *\([0-9]*\).*/\1/p' <<<"$info" | sed -n 1p)
   sz=$(stat -c %s "$f")
   total=$((total + sz + $(stat -c %s "$f.map")))
   printf '%-10s %10s %12s %10s\n' "$n" "$rec" "$ins" "$sz" >&2

@@ -173,6 +173,8 @@ class X86Decoder {
     }
     const bool imm0 = x.op_count >= 1 && x.operands[0].type == X86_OP_IMM;
     const unsigned id = insn_->id;
+    // capstone 4 leaves loop/loope/loopne out of CS_GRP_JUMP
+    if (id == X86_INS_LOOP || id == X86_INS_LOOPE || id == X86_INS_LOOPNE) g_jump = true;
     if (g_ret) {
       info.is_cf = true;
       info.kind = Kind::Ret;
@@ -197,7 +199,7 @@ class X86Decoder {
         }
       } else if (id == X86_INS_LJMP) {
         info.kind = Kind::Ijmp;
-      } else if (imm0) {  // jcc, jcxz/jecxz/jrcxz, loop/loope/loopne
+      } else if (imm0) {  // jcc, jcxz/jecxz/jrcxz, loop/loope/loopne, xbegin
         info.kind = Kind::Br;
         info.direct = true;
         info.target = static_cast<uint64_t>(x.operands[0].imm);
@@ -545,6 +547,15 @@ class LogParser {
     // spaces or the end of the line.
     if (pos + 2 > l.size() || l[pos] != ' ' || l[pos + 1] != ' ') return;
     pos += 2;
+    if (starts_with(l.substr(pos), "OBJD-T: ")) {  // qemu built without a disassembler: raw bytes
+      pos += 8;
+      int h1, h2;
+      while (pos + 1 < l.size() && (h1 = hexval(l[pos])) >= 0 && (h2 = hexval(l[pos + 1])) >= 0) {
+        block_bytes_.push_back(static_cast<uint8_t>(h1 * 16 + h2));
+        pos += 2;
+      }
+      return;
+    }
     while (pos < l.size()) {
       size_t s = pos;
       uint64_t v = 0;
@@ -854,7 +865,8 @@ class LogParser {
     }
     size_t eq = rest.rfind(" = ");
     if (eq == std::string_view::npos || rest.find(')') > eq) {
-      if (name == "openat" || name == "open" || name == "mmap" || name == "munmap" || name == "close")
+      if (name == "openat" || name == "open" || name == "mmap" || name == "munmap" || name == "close" ||
+          name == "chdir")
         pending_sys_ = std::string(rest);
       else if (name == "execve" || name == "execveat")
         map_.notes.push_back("the program called " + std::string(name) +
@@ -897,17 +909,23 @@ class LogParser {
       if (p.size() < 2 || p.front() != '"' || p.back() != '"') return;
       std::string path(p.substr(1, p.size() - 2));
       if (!path.empty() && path[0] != '/') {
-        char cwd[4096];
-        if (::getcwd(cwd, sizeof cwd)) path = std::string(cwd) + "/" + path;
+        int64_t dirfd = -100;  // AT_FDCWD
+        if (name == "openat") parse_num(a[0], dirfd);
+        auto d = fds_.find(dirfd);
+        path = (dirfd != -100 && d != fds_.end() ? d->second : guest_cwd()) + "/" + path;
       }
       fds_[ret] = path;
+    } else if (name == "chdir") {
+      if (ret == 0 && a.size() == 1 && a[0].size() >= 2 && a[0].front() == '"') {
+        std::string dir(a[0].substr(1, a[0].size() - 2));
+        cwd_ = dir[0] == '/' ? dir : guest_cwd() + "/" + dir;
+      }
     } else if (name == "close") {
       int64_t fd = -1;
       if (ret == 0 && !a.empty() && parse_num(a[0], fd)) fds_.erase(fd);
     } else if (name == "mmap") {
-      int64_t addr = 0, len = 0, fd = -1, off = 0;
-      if (a.size() != 6 || !parse_num(a[1], len) || !parse_num(a[4], fd) || !parse_num(a[5], off)) return;
-      (void)addr;
+      int64_t fd = -1, off = 0;
+      if (a.size() != 6 || !parse_num(a[4], fd) || !parse_num(a[5], off)) return;
       if (fd < 0 || ret == -1) return;
       auto it = fds_.find(fd);
       if (it == fds_.end()) return;
@@ -917,6 +935,15 @@ class LogParser {
       if (ret != 0 || a.size() != 2 || !parse_num(a[0], addr) || !parse_num(a[1], len)) return;
       munmap(static_cast<uint64_t>(addr), static_cast<uint64_t>(len));
     }
+  }
+
+  /// The guest's working directory (ours, unless it called chdir).
+  std::string guest_cwd() {
+    if (cwd_.empty()) {
+      char buf[4096];
+      cwd_ = ::getcwd(buf, sizeof buf) ? buf : ".";
+    }
+    return cwd_;
   }
 
   std::string host_path_of(const std::string& guest) const {
@@ -1040,7 +1067,7 @@ class LogParser {
   std::vector<Record> deferred_;
   bool resume_expected_ = false;
 
-  std::string pending_sys_;
+  std::string pending_sys_, cwd_;
   std::unordered_map<int64_t, std::string> fds_;
   std::unordered_map<std::string, ElfInfo> elf_cache_;
   bool after_binary_load_ = false, have_entry_ = false, initial_done_ = false;
@@ -1210,7 +1237,15 @@ int record(const RecordOptions& opts) {
     if (child.pid == 0) {
       for (const char* v : {"QEMU_LOG", "QEMU_LOG_FILENAME", "QEMU_STRACE", "QEMU_SINGLESTEP", "QEMU_RAND_SEED"})
         ::unsetenv(v);
-      ::execv(cargv[0], cargv.data());
+      // qemu-user builds the guest's environment by pushing each variable on
+      // the front of a list, so the guest sees it in reverse order (programs
+      // that walk environ, like perl's $0 setup or getenv, then run
+      // differently than natively). Hand qemu the reversed environment.
+      std::vector<char*> envp;
+      for (char** e = environ; *e; ++e) envp.push_back(*e);
+      std::reverse(envp.begin(), envp.end());
+      envp.push_back(nullptr);
+      ::execve(cargv[0], cargv.data(), envp.data());
       std::fprintf(stderr, "hwprof record: cannot run %s: %s\n", cargv[0], std::strerror(errno));
       ::_exit(127);
     }
