@@ -29,7 +29,9 @@ for tool in valgrind jq qemu-x86_64; do
   command -v "$tool" >/dev/null || { echo "check_recorder.sh: $tool is required" >&2; exit 2; }
 done
 names=("$@")
-[[ ${#names[@]} -gt 0 ]] || names=(gzip bzip2 sqlite3 perl)
+# shellcheck source=trace_programs.sh
+source "$root/scripts/trace_programs.sh"
+[[ ${#names[@]} -gt 0 ]] || names=("${TRACE_PROGRAMS[@]}")
 inputs=$root/tests/traces/inputs
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hwprof-check.XXXXXX")
 trap '[[ -n ${KEEP:-} ]] || rm -rf "$tmp"' EXIT
@@ -244,13 +246,7 @@ check() {  # NAME STDIN EXTRA_ENV... -- PROGRAM ARGS...
 }
 
 for n in "${names[@]}"; do
-  case $n in
-    gzip)    check gzip "" -- gzip -6 -n -c GPL-2 ;;
-    bzip2)   check bzip2 "" -- bzip2 -9 -c sqlite_inserts.sql ;;
-    sqlite3) check sqlite3 sqlite_inserts.sql -- sqlite3 -batch :memory: ;;
-    perl)    check perl "" PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 -- perl perl_workload.pl ;;
-    *) echo "check_recorder.sh: unknown program '$n'" >&2; exit 2 ;;
-  esac
+  run_trace_program check "$n"
 done
 
 # Verdict: every natively counted branch must match hwprof, every load map

@@ -26,7 +26,9 @@ hwprof=$(cd "$(dirname "$hwprof")" && pwd)/$(basename "$hwprof")
 traces=$root/tests/traces
 inputs=$traces/inputs
 names=("$@")
-[[ ${#names[@]} -gt 0 ]] || names=(gzip bzip2 sqlite3 perl)
+# shellcheck source=trace_programs.sh
+source "$root/scripts/trace_programs.sh"
+[[ ${#names[@]} -gt 0 ]] || names=("${TRACE_PROGRAMS[@]}")
 
 for tool in qemu-x86_64 gzip bzip2 sqlite3 perl; do
   command -v "$tool" >/dev/null || { echo "record_traces.sh: $tool is not installed (make deps)" >&2; exit 2; }
@@ -64,13 +66,7 @@ record() {  # record NAME STDIN EXTRA_ENV... -- PROGRAM ARGS...
 }
 
 for n in "${names[@]}"; do
-  case $n in
-    gzip)    record gzip "" -- gzip -6 -n -c GPL-2 ;;
-    bzip2)   record bzip2 "" -- bzip2 -9 -c sqlite_inserts.sql ;;
-    sqlite3) record sqlite3 sqlite_inserts.sql -- sqlite3 -batch :memory: ;;
-    perl)    record perl "" PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 -- perl perl_workload.pl ;;
-    *) echo "record_traces.sh: unknown trace '$n' (gzip bzip2 sqlite3 perl)" >&2; exit 2 ;;
-  esac
+  run_trace_program record "$n"
 done
 
 echo >&2

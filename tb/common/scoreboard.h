@@ -35,10 +35,6 @@ class Scoreboard {
   /// Compares one cycle. Returns true if every cared field matches; on the
   /// first mismatch returns false and report() explains it.
   bool check(uint64_t cycle, const std::string& inputs, const std::vector<Field>& fields);
-  /// check() that throws LockstepMismatch instead of returning false.
-  void require(uint64_t cycle, const std::string& inputs, const std::vector<Field>& fields) {
-    if (!check(cycle, inputs, fields)) throw LockstepMismatch(report_);
-  }
   bool failed() const { return failed_; }
   const std::string& report() const { return report_; }
   uint64_t cycles_checked() const { return checked_; }

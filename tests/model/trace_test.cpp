@@ -21,12 +21,19 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
 std::vector<Record> read_all(const std::string& path) {
   std::vector<Record> v;
   for_each(path, [&](const Record& r) { v.push_back(r); });
   return v;
 }
 
+// Writes `text` to a temporary file called `name`, scans it and returns the
+// TraceError message ("" if the file was valid).
 std::string error_of(const std::string& text, const std::string& name = "bad.trace") {
   const std::string p = tmp_path(name);
   write_file(p, text);
@@ -168,18 +175,8 @@ BOOST_AUTO_TEST_CASE(BinaryErrorsNameByteOffsetAndField) {
     for (const auto& r : random_records(3, 100)) w.write(r);
     w.commit();
   }
-  std::ifstream in(good, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), {});
-  auto err = [&](const std::string& data) {
-    const std::string p = tmp_path("bad.hwpt");
-    write_file(p, data);
-    try {
-      scan(p);
-    } catch (const TraceError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
+  const std::string bytes = read_file(good);
+  auto err = [](const std::string& data) { return error_of(data, "bad.hwpt"); };
   has(err(bytes.substr(0, bytes.size() / 2)), "unexpected end of file");
   has(err(bytes.substr(0, bytes.size() - 6)), "truncated");
   std::string bad_magic = bytes;
@@ -205,8 +202,7 @@ BOOST_AUTO_TEST_CASE(CorruptZstdIsReported) {
     for (const auto& r : random_records(5, 5000)) w.write(r);
     w.commit();
   }
-  std::ifstream in(p, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  const std::string bytes = read_file(p);
   write_file(p, bytes.substr(0, bytes.size() / 2));
   BOOST_CHECK_EXCEPTION(scan(p), TraceError, [](const TraceError& e) {
     std::string m = e.what();
