@@ -36,4 +36,56 @@ package hwprof_pkg;
 
   localparam int unsigned BranchRecW = $bits(branch_rec_t);
 
+  // ---------------------------------------------------------------------
+  // Path profiler (docs/path_stack.md).
+
+  /// Path-stack class of a branch record (paper 000 Table 1).
+  typedef enum logic [2:0] {
+    ClsForward  = 3'd0,
+    ClsBackward = 3'd1,
+    ClsCall     = 3'd2,
+    ClsReturn   = 3'd3,
+    ClsIndirect = 3'd4
+  } path_class_e;
+
+  /// Path-stack operations of one class; PPCR bits 4c+3..4c.
+  typedef struct packed {
+    logic push;
+    logic pop;
+    logic updc;  // update-count
+    logic upd;   // update
+  } path_ops_t;
+
+  localparam int unsigned NumClasses = 5;
+  localparam int unsigned PpcrW = 32;
+  /// PPCR field positions.
+  localparam int unsigned PpcrExtLoopsBit = 20;
+  localparam int unsigned PpcrMaxExtLsb = 21;
+  /// PPCR presets: BL (Table 1, the reset value) and WPP (Table 2).
+  localparam logic [PpcrW-1:0] PpcrBl  = 32'h000D_6AD1;
+  localparam logic [PpcrW-1:0] PpcrWpp = 32'h000D_EED1;
+  /// Bits of the PPCR that hold state (the rest read as 0).
+  localparam logic [PpcrW-1:0] PpcrMask = 32'h007F_FFFF;
+
+  /// Saturating widths of the descriptor's counters and of its extension
+  /// counter.
+  localparam int unsigned DescEventsW = 16;
+  localparam int unsigned DescInsnsW = 24;
+  localparam int unsigned ExtW = 2;
+
+  /// A classified record: what the classifier stage hands the path stack.
+  typedef struct packed {
+    path_class_e         cls;
+    path_ops_t           ops;
+    logic                ext_try;  // backward class and PPCR.ext_loops
+    logic [ExtW-1:0]     max_ext;
+    logic [AddrW-1:0]    pc;
+    logic [AddrW-1:0]    next;
+    logic                taken;
+    logic [InsnsW-1:0]   insns;
+    logic [EventsW-1:0]  events;
+  } path_rec_t;
+
+  localparam int unsigned PathRecW = $bits(path_rec_t);
+
 endpackage
