@@ -18,5 +18,6 @@ struct Global {
 void add_trace_commands(CLI::App& app, Global& g);
 void add_record_command(CLI::App& app, Global& g);
 void add_profile_command(CLI::App& app, Global& g);
+void add_paths_command(CLI::App& app, Global& g);
 
 }  // namespace hwprof::cli

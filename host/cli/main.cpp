@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   hwprof::cli::add_trace_commands(app, g);
   hwprof::cli::add_record_command(app, g);
   hwprof::cli::add_profile_command(app, g);
+  hwprof::cli::add_paths_command(app, g);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -166,18 +166,6 @@ TEST(BranchQueueHarness, ScoreboardReportsFirstMismatchOfFaultyModel) {
 
 // ------------------------------------------------------------- real traces
 
-std::vector<std::string> shipped_traces() {
-  std::vector<std::string> v;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(HWPROF_TRACE_DIR, ec)) {
-    const std::string p = e.path().string();
-    auto ends = [&p](const std::string& s) { return p.size() >= s.size() && p.compare(p.size() - s.size(), s.size(), s) == 0; };
-    if (ends(".hwpt") || ends(".hwpt.zst") || ends(".trace") || ends(".trace.zst")) v.push_back(p);
-  }
-  std::sort(v.begin(), v.end());
-  return v;
-}
-
 class BranchQueueRealTrace : public ::testing::TestWithParam<std::string> {};
 
 // Replays the whole trace through a 4-wide retire stage and the paper's
@@ -219,13 +207,8 @@ TEST_P(BranchQueueRealTrace, ReplayMatchesModelEveryCycle) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Shipped, BranchQueueRealTrace, ::testing::ValuesIn(shipped_traces()),
-                         [](const auto& i) {
-                           std::string n = std::filesystem::path(i.param).filename().string();
-                           n = n.substr(0, n.find('.'));
-                           std::replace_if(n.begin(), n.end(), [](char c) { return !std::isalnum(c); }, '_');
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Shipped, BranchQueueRealTrace, ::testing::ValuesIn(hwprof::tb::shipped_traces()),
+                         [](const auto& i) { return hwprof::tb::trace_test_name(i.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(BranchQueueRealTrace);
 
 }  // namespace

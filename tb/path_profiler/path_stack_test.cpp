@@ -1,0 +1,536 @@
+// Lock-step tests of the path-stack front end (rtl/path_profiler/
+// path_classifier.sv, path_stack.sv, ppcr_reg.sv, path_frontend.sv) against
+// the cycle models (sim_models/path_profiler/): directed cases written out by
+// hand, the one-record-per-clock throughput for every class and preset,
+// register behaviour (illegal PPCR, W1C, reset), seeded random stimulus with
+// bubbles and backpressure, a scoreboard self-check, and every shipped real
+// trace end to end with every preset.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "frontend_replay.h"
+#include "gtest_util.h"
+#include "path_frontend_rtl.h"
+
+using hwprof::model::BranchClass;
+using hwprof::model::BranchRecord;
+using hwprof::model::Emission;
+using hwprof::model::PathClassifier;
+using hwprof::model::PathCsr;
+using hwprof::model::PathFrontend;
+using hwprof::model::PathRecord;
+using hwprof::model::PathStack;
+using hwprof::model::PathStackAlgo;
+using hwprof::model::Ppcr;
+using hwprof::tb::LockstepMismatch;
+using hwprof::tb::PathConfig;
+using hwprof::tb::SimEnv;
+using hwprof::tb::Throttle;
+
+namespace {
+
+constexpr uint8_t kBr = 0, kJmp = 1, kIjmp = 2, kCall = 3, kIcall = 4, kRet = 5;
+
+BranchRecord rec(uint8_t kind, uint32_t pc, uint32_t target, bool taken, uint16_t insns = 1, uint8_t events = 0,
+                 uint8_t ilen = 2) {
+  BranchRecord r;
+  r.kind = kind;
+  r.pc = pc;
+  r.target = target;
+  r.taken = taken;
+  r.ilen = ilen;
+  r.insns = insns;
+  r.events = events;
+  return r;
+}
+
+// Random records over a small code region, so paths repeat, loops form and
+// the stack walks up and down (calls and returns equally likely) with
+// occasional deep call runs that overflow any stack.
+class RecordGen {
+ public:
+  explicit RecordGen(uint64_t seed) : rng_(seed) {}
+  BranchRecord next() {
+    BranchRecord r;
+    const unsigned roll = rng_() % 100;
+    if (call_run_ > 0) {
+      --call_run_;
+      r.kind = kCall;
+    } else if (roll < 2) {
+      call_run_ = 5 + rng_() % 30;
+      r.kind = kCall;
+    } else if (roll < 45) {
+      r.kind = kBr;
+    } else if (roll < 55) {
+      r.kind = kJmp;
+    } else if (roll < 62) {
+      r.kind = kIjmp;
+    } else if (roll < 75) {
+      r.kind = (rng_() & 1) ? kCall : kIcall;
+    } else {
+      r.kind = kRet;
+    }
+    r.pc = 0x1000 + static_cast<uint32_t>(rng_() % 64) * 4;
+    switch (rng_() % 8) {
+      case 0: r.target = r.pc; break;                                     // target == pc: backward
+      case 1: r.target = 0xfffffff0u + static_cast<uint32_t>(rng_() % 16); break;  // next wraps
+      default: r.target = 0x1000 + static_cast<uint32_t>(rng_() % 64) * 4;
+    }
+    r.taken = r.kind != kBr || (rng_() & 1);
+    r.ilen = static_cast<uint8_t>(1 + rng_() % 15);
+    // Mostly small counts, sometimes large ones to reach saturation.
+    r.insns = static_cast<uint16_t>((rng_() % 16) ? 1 + rng_() % 20 : rng_());
+    r.events = static_cast<uint8_t>((rng_() % 16) ? rng_() % 4 : rng_());
+    return r;
+  }
+  uint32_t legal_ppcr() {
+    switch (rng_() % 6) {
+      case 0: return Ppcr::kBl;
+      case 1: return Ppcr::kWpp;
+      case 2: return Ppcr::ext(static_cast<unsigned>(rng_() % 4));
+      default: {
+        uint32_t v = static_cast<uint32_t>(rng_()) & Ppcr::kMask;
+        for (unsigned c = 0; c < 5; ++c)
+          if ((v >> (4 * c) & 3) == 3) v &= ~(1u << (4 * c + (rng_() & 1)));
+        return v;
+      }
+    }
+  }
+  std::mt19937_64& rng() { return rng_; }
+
+ private:
+  std::mt19937_64 rng_;
+  unsigned call_run_ = 0;
+};
+
+int pct_or(int env_pct, int fallback) { return env_pct >= 0 ? env_pct : fallback; }
+const int kPct[] = {0, 10, 50, 90};
+
+// ------------------------------------------------------------- classifier
+
+TEST(PathClassifier, RandomLockstepWithBubblesAndBackpressure) {
+  SimEnv env = SimEnv::from_env();
+  const unsigned seeds = env.seeds ? env.seeds : 40;
+  for (unsigned s = 0; s < seeds; ++s) {
+    const uint64_t seed = env.seed + s;
+    RecordGen gen(seed);
+    Throttle idle(seed * 3 + 1, pct_or(env.idle_pct, kPct[seed % 4]));
+    Throttle stall(seed * 7 + 2, pct_or(env.stall_pct, kPct[(seed / 4) % 4]));
+    auto ls = hwprof::tb::make_path_classifier_lockstep(env, hwprof::tb::current_test_name(), seed);
+    PathClassifier::In in;
+    in.ppcr = gen.legal_ppcr();
+    uint64_t taken = 0;
+    try {
+      for (int c = 0; c < 2000; ++c) {
+        if (!in.in_valid && !idle()) {
+          in.in_valid = true;
+          in.in_data = gen.next();
+        }
+        in.out_ready = !stall();
+        if (gen.rng()() % 200 == 0) in.ppcr = gen.legal_ppcr();
+        auto o = ls.step(in);
+        if (in.in_valid && o.in_ready) {
+          in.in_valid = false;
+          ++taken;
+        }
+      }
+    } catch (const LockstepMismatch& e) {
+      FAIL() << e.what();
+    }
+    EXPECT_GT(taken, 0u) << "seed " << seed;
+  }
+}
+
+// ------------------------------------------------------------- path stack
+
+class PathStackConfig : public ::testing::TestWithParam<PathConfig> {
+ protected:
+  SimEnv env = SimEnv::from_env();
+  std::string name = hwprof::tb::current_test_name();
+};
+
+TEST_P(PathStackConfig, RandomLockstepWithBubblesAndBackpressure) {
+  const PathConfig cfg = GetParam();
+  const unsigned seeds = env.seeds ? env.seeds : 60;
+  uint64_t emitted = 0, overflows = 0, splits = 0, incomplete = 0;
+  for (unsigned s = 0; s < seeds; ++s) {
+    const uint64_t seed = env.seed + s;
+    RecordGen gen(seed);
+    Throttle idle(seed * 3 + 1, pct_or(env.idle_pct, kPct[seed % 4]));
+    Throttle stall(seed * 7 + 2, pct_or(env.stall_pct, kPct[(seed / 4) % 4]));
+    auto ls = hwprof::tb::make_path_stack_lockstep(cfg, env, name, seed);
+    Ppcr ppcr{gen.legal_ppcr()};
+    PathStack::In in;
+    PathStack::Out o;
+    try {
+      for (int c = 0; c < 3000; ++c) {
+        if (!in.in_valid && !idle()) {
+          in.in_valid = true;
+          in.in_data = PathRecord::classify(gen.next(), ppcr);
+        }
+        in.out_ready = !stall();
+        if (c == 1500) {  // reset in mid-stream, then a new setting
+          ls.reset();
+          ppcr = Ppcr{gen.legal_ppcr()};
+        }
+        o = ls.step(in);
+        if (in.in_valid && o.in_ready) in.in_valid = false;
+      }
+    } catch (const LockstepMismatch& e) {
+      FAIL() << e.what();
+    }
+    emitted += o.stats.emitted;
+    overflows += o.stats.overflows;
+    splits += o.stats.splits;
+    incomplete += o.stats.incomplete;
+  }
+  // The stimulus must reach the corners it is meant to reach.
+  EXPECT_GT(emitted, 0u);
+  EXPECT_GT(overflows, 0u);
+  EXPECT_GT(splits, 0u);
+  EXPECT_GT(incomplete, 0u);
+}
+
+// One record per clock for every class under every preset: with the input
+// always valid and the output always ready, the stack takes a record every
+// cycle, including backward branches that update, pop, emit and push.
+TEST_P(PathStackConfig, SustainsOneRecordPerClockForEveryClassAndPreset) {
+  const PathConfig cfg = GetParam();
+  const uint32_t presets[] = {Ppcr::kBl, Ppcr::kWpp, Ppcr::ext(1), Ppcr::ext(3)};
+  const BranchRecord per_class[] = {
+      rec(kBr, 0x100, 0x200, true),   // forward
+      rec(kBr, 0x200, 0x100, true),   // backward
+      rec(kCall, 0x300, 0x800, true), // call
+      rec(kRet, 0x900, 0x305, true),  // return
+      rec(kIjmp, 0x400, 0x500, true), // indirect
+  };
+  for (uint32_t p : presets) {
+    for (int mix = 0; mix <= 5; ++mix) {  // each class alone, then all interleaved
+      auto ls = hwprof::tb::make_path_stack_lockstep(cfg, env, name, env.seed);
+      PathStack::In in;
+      in.in_valid = true;
+      in.out_ready = true;
+      PathStack::Out o;
+      const int n = 200;
+      for (int i = 0; i < n; ++i) {
+        in.in_data = PathRecord::classify(per_class[mix < 5 ? mix : i % 5], Ppcr{p});
+        o = ls.step(in);
+        ASSERT_TRUE(o.in_ready) << "bubble at record " << i << " class mix " << mix << " ppcr " << std::hex << p;
+      }
+      in.in_valid = false;
+      o = ls.step(in);
+      EXPECT_EQ(o.stats.records, uint32_t(n));
+      EXPECT_EQ(o.stats.stall_cycles, 0u);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, PathStackConfig, ::testing::ValuesIn(hwprof::tb::path_stack_configs()),
+                         [](const auto& i) { return "d" + std::to_string(i.param.depth) + "_l" +
+                                                    std::to_string(i.param.max_len); });
+
+// ------------------------------------------------------------- front end
+
+PathConfig default_cfg() { return hwprof::tb::path_frontend_configs().front(); }
+
+// Runs records through the front end in lock-step (no bubbles, no
+// backpressure unless given) and returns the descriptors.
+std::vector<Emission> run_frontend(hwprof::tb::PathFrontendLockstep& ls, const std::vector<BranchRecord>& recs,
+                                   uint32_t ppcr, int idle_pct = 0, int stall_pct = 0, uint64_t seed = 1) {
+  std::vector<Emission> out;
+  size_t i = 0;
+  hwprof::model::RecordSource src = [&](BranchRecord& r) {
+    if (i == recs.size()) return false;
+    r = recs[i++];
+    return true;
+  };
+  Throttle idle(seed * 3 + 1, idle_pct), stall(seed * 7 + 2, stall_pct);
+  hwprof::model::FrontendReplayConfig cfg;
+  cfg.ppcr = ppcr;
+  cfg.idle = [&] { return idle(); };
+  cfg.stall = [&] { return stall(); };
+  cfg.on_emit = [&](const Emission& e) { out.push_back(e); };
+  cfg.csr_addr = [](uint64_t c) { return unsigned(c % hwprof::model::kPathCsrCount); };
+  hwprof::model::replay_frontend(ls, src, cfg);
+  return out;
+}
+
+Emission desc(uint32_t start, uint8_t length, uint32_t dirs, uint32_t insns, uint16_t events, unsigned depth,
+              bool frame_end = false, bool incomplete = false, bool split = false, uint8_t ext = 0) {
+  Emission e;
+  e.path.start = start;
+  e.path.length = length;
+  e.path.dirs = dirs;
+  e.path.insns = insns;
+  e.path.events = events;
+  e.path.ext = ext;
+  e.path.incomplete = incomplete;
+  e.split = split;
+  e.frame_end = frame_end;
+  e.depth = depth;
+  return e;
+}
+
+// The worked example of docs/path_stack.md under BL (Table 1): a call into a
+// routine at 0x100 with a forward branch, a loop of two iterations and a
+// return. Expected descriptors written out by hand.
+TEST(PathFrontend, WorkedExampleMatchesHandWrittenDescriptors) {
+  SimEnv env = SimEnv::from_env();
+  auto ls = hwprof::tb::make_path_frontend_lockstep(default_cfg(), env, hwprof::tb::current_test_name(), env.seed);
+  const std::vector<BranchRecord> recs = {
+      rec(kCall, 0x50, 0x100, true, 3, 1),   // caller's entry is missing: created incomplete at 0x50
+      rec(kBr, 0x104, 0x120, false, 2, 0),   // forward, not taken
+      rec(kBr, 0x124, 0x110, true, 4, 2),    // back edge: path 0x100 {0, 1} ends
+      rec(kBr, 0x124, 0x110, true, 5, 0),    // second iteration: path 0x110 {1}
+      rec(kBr, 0x124, 0x110, false, 5, 1),   // loop exit (not taken: forward)
+      rec(kRet, 0x130, 0x55, true, 2, 0),    // return: path 0x110 {0} ends, frame_end
+  };
+  auto got = run_frontend(ls, recs, Ppcr::kBl);
+  const std::vector<Emission> want = {
+      desc(0x100, 2, 0b10, 2 + 4, 0 + 2, 2),
+      desc(0x110, 1, 0b1, 5, 0, 2),
+      desc(0x110, 1, 0b0, 5 + 2, 1 + 0, 2, true),
+  };
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i], want[i]) << i << ": " << got[i].str();
+}
+
+// update and update-count together is illegal for every class: the write is
+// ignored, STATUS.ppcr_err is set (sticky, W1C), and the datapath keeps the
+// old setting: the descriptor stream equals a run with no write at all.
+TEST(PathFrontend, RejectsIllegalPpcrWriteAndDatapathNeverSeesIt) {
+  SimEnv env = SimEnv::from_env();
+  for (unsigned cls = 0; cls < 5; ++cls) {
+    auto ls = hwprof::tb::make_path_frontend_lockstep(default_cfg(), env, hwprof::tb::current_test_name(), env.seed);
+    const uint32_t bad = Ppcr::kWpp | 3u << (4 * cls);
+    PathFrontend::In in;
+    in.csr_we = true;
+    in.csr_addr = unsigned(PathCsr::Ppcr);
+    in.csr_wdata = bad;
+    ls.step(in);
+    in = {};
+    in.csr_addr = unsigned(PathCsr::Ppcr);
+    EXPECT_EQ(ls.step(in).csr_rdata, Ppcr::kBl) << "illegal value " << std::hex << bad << " was taken";
+    in.csr_addr = unsigned(PathCsr::Status);
+    EXPECT_EQ(ls.step(in).csr_rdata & 1, 1u) << "ppcr_err not set";
+    // The datapath still runs BL: same descriptors as the functional model with BL.
+    RecordGen gen(env.seed + cls);
+    std::vector<BranchRecord> recs;
+    for (int i = 0; i < 3000; ++i) recs.push_back(gen.next());
+    std::vector<Emission> got;
+    {
+      size_t i = 0;
+      hwprof::model::FrontendReplayConfig cfg;
+      cfg.ppcr = bad;  // the replay's own PPCR write is illegal too
+      cfg.on_emit = [&](const Emission& e) { got.push_back(e); };
+      hwprof::model::replay_frontend(ls, [&](BranchRecord& r) {
+        if (i == recs.size()) return false;
+        r = recs[i++];
+        return true;
+      }, cfg);
+    }
+    PathStackAlgo algo(default_cfg().depth, default_cfg().max_len);
+    std::vector<Emission> want;
+    for (const auto& r : recs)
+      if (auto e = algo.process(PathRecord::classify(r, Ppcr{Ppcr::kBl}))) want.push_back(*e);
+    EXPECT_EQ(got, want) << "class " << cls;
+    // W1C: writing 0 leaves the bit, writing 1 clears it.
+    in = {};
+    in.csr_we = true;
+    in.csr_addr = unsigned(PathCsr::Status);
+    in.csr_wdata = 0;
+    ls.step(in);
+    in.csr_we = false;
+    EXPECT_EQ(ls.step(in).csr_rdata & 1, 1u);
+    in.csr_we = true;
+    in.csr_wdata = 1;
+    ls.step(in);
+    in.csr_we = false;
+    EXPECT_EQ(ls.step(in).csr_rdata & 1, 0u) << "W1C did not clear ppcr_err";
+  }
+}
+
+TEST(PathFrontend, ThroughputIsOneRecordPerClockForEveryPreset) {
+  SimEnv env = SimEnv::from_env();
+  const uint32_t presets[] = {Ppcr::kBl, Ppcr::kWpp, Ppcr::ext(1), Ppcr::ext(3)};
+  for (uint32_t p : presets) {
+    auto ls = hwprof::tb::make_path_frontend_lockstep(default_cfg(), env, hwprof::tb::current_test_name(), env.seed);
+    RecordGen gen(env.seed);
+    std::vector<BranchRecord> recs;
+    for (int i = 0; i < 5000; ++i) recs.push_back(gen.next());
+    size_t i = 0;
+    hwprof::model::FrontendReplayConfig cfg;
+    cfg.ppcr = p;
+    auto st = hwprof::model::replay_frontend(ls, [&](BranchRecord& r) {
+      if (i == recs.size()) return false;
+      r = recs[i++];
+      return true;
+    }, cfg);
+    // 1 PPCR write + 5000 records + pipeline latency (queue, classifier,
+    // stack) and the final drain: no bubble anywhere.
+    EXPECT_LE(st.cycles, 5000u + 1 + 6) << "ppcr " << std::hex << p;
+    PathFrontend::In in;
+    in.csr_addr = unsigned(PathCsr::StallCycles);
+    EXPECT_EQ(ls.step(in).csr_rdata, 0u);
+  }
+}
+
+TEST(PathFrontend, ResetMidPathClearsStateAndRestoresBl) {
+  SimEnv env = SimEnv::from_env();
+  auto ls = hwprof::tb::make_path_frontend_lockstep(default_cfg(), env, hwprof::tb::current_test_name(), env.seed);
+  RecordGen gen(env.seed);
+  PathFrontend::In in;
+  in.csr_we = true;
+  in.csr_addr = unsigned(PathCsr::Ppcr);
+  in.csr_wdata = Ppcr::kWpp;
+  ls.step(in);
+  in = {};
+  in.desc_ready = true;
+  for (int c = 0; c < 57; ++c) {  // records in the queue, the classifier and on the stack
+    in.rec_valid = true;
+    in.rec_data = gen.next();
+    in.csr_addr = unsigned(c % hwprof::model::kPathCsrCount);
+    ls.step(in);
+  }
+  ls.reset();
+  in = {};
+  for (unsigned a = 0; a < hwprof::model::kPathCsrCount; ++a) {
+    in.csr_addr = a;
+    const uint32_t v = ls.step(in).csr_rdata;
+    if (a == unsigned(PathCsr::Ppcr))
+      EXPECT_EQ(v, Ppcr::kBl);
+    else if (a != unsigned(PathCsr::Params))
+      EXPECT_EQ(v, 0u) << "register " << a << " not cleared by reset";
+  }
+  in.desc_ready = true;
+  EXPECT_FALSE(ls.step(in).desc_valid);
+  std::vector<BranchRecord> recs;
+  for (int i = 0; i < 2000; ++i) recs.push_back(gen.next());
+  EXPECT_FALSE(run_frontend(ls, recs, Ppcr::kBl, 10, 10).empty());
+}
+
+class PathFrontendConfig : public ::testing::TestWithParam<PathConfig> {};
+
+// Random records, bubbles, backpressure, every register read in rotation,
+// and legal and illegal PPCR writes in mid-stream.
+TEST_P(PathFrontendConfig, RandomLockstepWithBubblesBackpressureAndRegisterTraffic) {
+  SimEnv env = SimEnv::from_env();
+  const unsigned seeds = env.seeds ? env.seeds : 30;
+  for (unsigned s = 0; s < seeds; ++s) {
+    const uint64_t seed = env.seed + s;
+    RecordGen gen(seed);
+    Throttle idle(seed * 3 + 1, pct_or(env.idle_pct, kPct[seed % 4]));
+    Throttle stall(seed * 7 + 2, pct_or(env.stall_pct, kPct[(seed / 4) % 4]));
+    auto ls = hwprof::tb::make_path_frontend_lockstep(GetParam(), env, hwprof::tb::current_test_name(), seed);
+    PathFrontend::In in;
+    try {
+      for (int c = 0; c < 4000; ++c) {
+        if (!in.rec_valid && !idle()) {
+          in.rec_valid = true;
+          in.rec_data = gen.next();
+        }
+        in.desc_ready = !stall();
+        in.csr_we = gen.rng()() % 300 == 0;
+        in.csr_addr = in.csr_we ? unsigned(gen.rng()() % 2) : unsigned(gen.rng()() % 12);
+        in.csr_wdata = (gen.rng()() & 1) ? gen.legal_ppcr() : static_cast<uint32_t>(gen.rng()());
+        auto o = ls.step(in);
+        if (in.rec_valid && o.rec_ready) in.rec_valid = false;
+      }
+    } catch (const LockstepMismatch& e) {
+      FAIL() << e.what();
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, PathFrontendConfig, ::testing::ValuesIn(hwprof::tb::path_frontend_configs()),
+                         [](const auto& i) { return i.param.name(); });
+
+// The scoreboard must catch a model that differs from the RTL: a model whose
+// stack is one entry shallower disagrees at the first overflow.
+TEST(PathFrontendHarness, ScoreboardReportsFirstMismatchOfFaultyModel) {
+  SimEnv env = SimEnv::from_env();
+  auto ls = hwprof::tb::make_path_frontend_lockstep(default_cfg(), env, hwprof::tb::current_test_name(), env.seed);
+  ls.model() = PathFrontend(4, 15, 32);
+  std::vector<BranchRecord> recs;
+  for (uint32_t i = 0; i < 20; ++i) recs.push_back(rec(kCall, 0x100 * i, 0x100 * (i + 1), true));
+  for (uint32_t i = 0; i < 20; ++i) recs.push_back(rec(kRet, 0x5000 + i, 0x105, true));
+  try {
+    run_frontend(ls, recs, Ppcr::kBl);
+    FAIL() << "the faulty model was not caught";
+  } catch (const LockstepMismatch& e) {
+    std::string r = e.what();
+    EXPECT_NE(r.find("lock-step mismatch in path_frontend at cycle"), std::string::npos) << r;
+    EXPECT_NE(r.find("seed " + std::to_string(env.seed)), std::string::npos) << r;
+  }
+}
+
+// ------------------------------------------------------------- real traces
+
+struct TraceCase {
+  std::string path;
+  std::string mode;
+  uint32_t ppcr;
+};
+
+std::vector<TraceCase> trace_cases() {
+  std::vector<TraceCase> v;
+  for (const auto& p : hwprof::tb::shipped_traces()) {
+    v.push_back({p, "bl", Ppcr::kBl});
+    v.push_back({p, "wpp", Ppcr::kWpp});
+    v.push_back({p, "ext1", Ppcr::ext(1)});
+  }
+  return v;
+}
+
+class PathFrontendRealTrace : public ::testing::TestWithParam<TraceCase> {};
+
+// The whole trace through RTL and model in lock-step (light backpressure,
+// every register read in rotation), and the descriptor stream equal to the
+// functional model run straight over the trace.
+TEST_P(PathFrontendRealTrace, LockstepEveryCycleAndEqualsFunctionalModel) {
+  SimEnv env = SimEnv::from_env();
+  const TraceCase tc = GetParam();
+  auto ls = hwprof::tb::make_path_frontend_lockstep(default_cfg(), env, hwprof::tb::current_test_name(), env.seed);
+  PathStackAlgo algo(default_cfg().depth, default_cfg().max_len);
+  auto direct = hwprof::model::branch_source(tc.path);
+  uint64_t mismatches = 0, n = 0;
+  Throttle stall(env.seed, pct_or(env.stall_pct, 5));
+  hwprof::model::FrontendReplayConfig cfg;
+  cfg.ppcr = tc.ppcr;
+  cfg.stall = [&] { return stall(); };
+  cfg.csr_addr = [](uint64_t c) { return unsigned(c % hwprof::model::kPathCsrCount); };
+  cfg.on_emit = [&](const Emission& got) {
+    // Advance the functional model to its next emission.
+    BranchRecord r;
+    std::optional<Emission> want;
+    while (!want && direct(r)) want = algo.process(PathRecord::classify(r, Ppcr{tc.ppcr}));
+    if (!want || !(*want == got)) ++mismatches;
+    ++n;
+  };
+  hwprof::model::FrontendReplayStats st;
+  try {
+    st = hwprof::model::replay_frontend(ls, hwprof::model::branch_source(tc.path), cfg);
+  } catch (const LockstepMismatch& e) {
+    FAIL() << tc.path << " " << tc.mode << ": " << e.what();
+  }
+  BranchRecord r;
+  while (direct(r))
+    if (algo.process(PathRecord::classify(r, Ppcr{tc.ppcr}))) ++mismatches;  // a descriptor the RTL never gave
+  EXPECT_EQ(mismatches, 0u);
+  EXPECT_EQ(n, algo.stats().emitted);
+  EXPECT_EQ(st.records, algo.stats().records);
+  EXPECT_GT(n, 1000u);
+  std::printf("[trace] %s %s: %llu records, %llu descriptors (%llu incomplete, %llu splits, %llu overflows), "
+              "%llu cycles\n",
+              tc.path.c_str(), tc.mode.c_str(), static_cast<unsigned long long>(st.records),
+              static_cast<unsigned long long>(n), static_cast<unsigned long long>(algo.stats().incomplete),
+              static_cast<unsigned long long>(algo.stats().splits),
+              static_cast<unsigned long long>(algo.stats().overflows), static_cast<unsigned long long>(st.cycles));
+}
+
+INSTANTIATE_TEST_SUITE_P(Shipped, PathFrontendRealTrace, ::testing::ValuesIn(trace_cases()),
+                         [](const auto& i) { return hwprof::tb::trace_test_name(i.param.path) + "_" + i.param.mode; });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PathFrontendRealTrace);
+
+}  // namespace
