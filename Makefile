@@ -65,6 +65,8 @@ sim: deps build
 
 run: build
 	$(HWPROF) profile --unit queue --engine $(ENGINE) $(TRACE)
+	@echo
+	$(HWPROF) paths --mode bl --top 15 --engine $(ENGINE) $(TRACE)
 
 lint: deps
 	scripts/lint.sh

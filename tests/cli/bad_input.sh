@@ -23,6 +23,8 @@ check() {
   if [ -s "$dir/cat.out" ]; then echo "FAIL $name: cat printed records of an invalid trace"; fail=1; fi
   rep=$("$hwprof" -q profile --unit queue "$file" 2>/dev/null); rc=$?
   if [ $rc -eq 0 ] || [ -n "$rep" ]; then echo "FAIL $name: profile ran on an invalid trace"; fail=1; fi
+  rep=$("$hwprof" -q paths "$file" 2>/dev/null); rc=$?
+  if [ $rc -eq 0 ] || [ -n "$rep" ]; then echo "FAIL $name: paths ran on an invalid trace"; fail=1; fi
   echo "ok   $name: $(head -1 <<<"$out")"
 }
 

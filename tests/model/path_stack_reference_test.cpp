@@ -236,6 +236,11 @@ std::string compare(const std::vector<BranchRecord>& recs, const Config& cfg, re
   ppcr.value = cfg.ppcr;
   ref::Profile rp, mp;
   ref::Out ro;
+  struct Report {  // hands the reference's counters back however compare() returns
+    const ref::Stack& rs;
+    ref::Counters* out;
+    ~Report() { *out = rs.counters(); }
+  } report{rs, counters_out};
   for (size_t i = 0; i < recs.size(); ++i) {
     const BranchRecord& b = recs[i];
     const bool r_emit = rs.step(b, ro);
@@ -280,7 +285,6 @@ std::string compare(const std::vector<BranchRecord>& recs, const Config& cfg, re
     s << cfg_str(cfg) << ": profiles differ (" << rp.paths.size() << " vs " << mp.paths.size() << " paths)";
     return s.str();
   }
-  *counters_out = rc;
   return {};
 }
 
