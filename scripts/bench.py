@@ -5,6 +5,8 @@
   behind an ideal 1-, 2- and 4-wide retire stage (paper 000 Fig. 18), model engine;
 * speed: model records per second, RTL simulated cycles per second and records
   per clock (Verilated branch_queue, depth 4);
+* path-stack front end: records per clock, model records per second and RTL
+  simulated cycles per second for BL, WPP and extended paths;
 * FPGA: the last `make synth` results (build/synth/results.md), if any.
 
 Prints the tables and writes them to BUILD/bench/results.md.
@@ -70,6 +72,33 @@ for t in traces:
         lines.append(f"| {name} | {e} | {s['records']} | {s['cycles']} | {s['records_per_cycle']:.3f} | {w:.2f} | "
                      f"{s['records'] / w:,.0f} | {s['cycles'] / w:,.0f} |")
 lines += ["", "Wall time covers the whole command: validating the trace, the replay, and the ideal reference run."]
+
+
+def paths(trace, *args):
+    t0 = time.perf_counter()
+    out = subprocess.run([hwprof, "-q", "paths", "--json", "--top", "1", *args, trace],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out), time.perf_counter() - t0
+
+
+lines += ["", "## Path-stack front end (hwprof paths)", "",
+          "Records offered every cycle, descriptors always taken: records/clock is the front end's throughput",
+          "(the last few cycles are the PPCR write and the pipeline's fill and drain). The model engine runs the",
+          "functional model (no clock); the rtl engine the Verilated path_frontend (queue 4, depth 16, MaxLen 32).", "",
+          "| trace | mode | engine | records | descriptors | cycles | records/clock | wall s | records/s | simulated cycles/s |",
+          "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+for t in traces:
+    name = os.path.basename(t).split(".")[0]
+    for mode in ("bl", "wpp", "ext"):
+        for e in ("model", "rtl"):
+            j, w = paths(t, "--mode", mode, "--engine", e)
+            s = j["stats"]
+            cyc = s.get("cycles")
+            rpc = f"{s['records'] / cyc:.4f}" if cyc else "-"
+            cps = f"{cyc / w:,.0f}" if cyc else "-"
+            lines.append(f"| {name} | {mode} | {e} | {s['records']} | {s['emitted']} | {cyc or '-'} | {rpc} | "
+                         f"{w:.2f} | {s['records'] / w:,.0f} | {cps} |")
+lines += ["", "Wall time covers the whole command, including validating the trace."]
 synth = "build/synth/results.md"
 lines += ["", "## FPGA", ""]
 if os.path.exists(synth):
