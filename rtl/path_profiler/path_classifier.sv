@@ -58,18 +58,32 @@ module path_classifier (
   assign in_ready_o = !valid_q | out_ready_i;
   assign in_go      = in_valid_i & in_ready_o;
 
-  // Classification of the incoming record.
+  // Classification of the incoming record. Timing structure (no effect on
+  // behaviour): the kind decides everything except backward vs forward, and
+  // the target <= pc compare (a carry chain) only selects at the end.
+  path_class_e kind_cls;   // class by kind; forward for br/jmp
+  logic        is_brjmp;   // br, jmp or an unused kind code
+  logic        backward;   // taken with target <= pc
+  logic        is_bwd;     // class is backward
+
   always_comb begin
     unique case (in_data_i.kind)
-      KindCall, KindIcall: cls = ClsCall;
-      KindRet:             cls = ClsReturn;
-      KindIjmp:            cls = ClsIndirect;
-      default:             cls = (in_data_i.taken && in_data_i.target <= in_data_i.pc) ?
-                                 ClsBackward : ClsForward;
+      KindCall, KindIcall: begin kind_cls = ClsCall;     is_brjmp = 1'b0; end
+      KindRet:             begin kind_cls = ClsReturn;   is_brjmp = 1'b0; end
+      KindIjmp:            begin kind_cls = ClsIndirect; is_brjmp = 1'b0; end
+      default:             begin kind_cls = ClsForward;  is_brjmp = 1'b1; end
     endcase
+  end
+
+  assign backward = in_data_i.taken && (in_data_i.target <= in_data_i.pc);
+  assign is_bwd   = is_brjmp & backward;
+  assign cls      = is_bwd ? ClsBackward : kind_cls;
+
+  always_comb begin
     data_d.cls     = cls;
-    data_d.ops     = path_ops_t'(ppcr_i[4*cls +: 4]);
-    data_d.ext_try = (cls == ClsBackward) & ppcr_i[PpcrExtLoopsBit];
+    data_d.ops     = is_bwd ? path_ops_t'(ppcr_i[4*ClsBackward +: 4]) :
+                              path_ops_t'(ppcr_i[4*kind_cls +: 4]);
+    data_d.ext_try = is_bwd & ppcr_i[PpcrExtLoopsBit];
     data_d.max_ext = ppcr_i[PpcrMaxExtLsb +: ExtW];
     data_d.pc      = in_data_i.pc;
     data_d.next    = in_data_i.taken ? in_data_i.target :

@@ -38,10 +38,10 @@
 //   * Storage is a shift register, entry 0 = top of stack: a push shifts
 //     down (the bottom entry falls off on overflow), a pop shifts up (the
 //     bottom entry keeps its stale value), pop + push rewrites entry 0
-//     only, an update alone rewrites entry 0 only. Entries below the
+//     only, an update alone rewrites entry 0 only. Entries at index >=
 //     occupancy are stale and never reach an output: the top is read only
-//     while the occupancy is non-zero, and every entry inside the occupancy
-//     has been written.
+//     while the occupancy is non-zero (step 2 supplies the entry otherwise),
+//     and every entry inside the occupancy has been written.
 //   * Reset: occupancy, output valid and counters only; the entries and the
 //     output data register have no reset (they are qualified by occupancy and
 //     out_valid_o).
@@ -141,6 +141,9 @@ module path_stack #(
 
   entry_t            ent_q [Depth];  // no reset: qualified by count_q
   logic [CountW-1:0] count_q, count_d;
+  logic              empty_q;        // count_q == 0
+  logic              full_q;         // count_q == Depth
+  logic [ExtW-1:0]   tos_ext_q;      // empty_q ? 0 : ent_q[0].ext
   logic              out_valid_q;
   entry_t            out_ent_q;      // no reset: qualified by out_valid_q
   logic              out_split_q, out_frame_end_q;
@@ -148,24 +151,32 @@ module path_stack #(
 
   // ---------------------------------------------------------------------
   // The algorithm for the record at the input (used when go).
+  //
+  // Timing structure (no effect on behaviour): the update of step 3 is
+  // computed twice in parallel, once from entry 0 (top_upd) and once from
+  // the entry step 2 would create (new_upd), straight from the flops; the
+  // control signals (extend, create, split, ...) only select among the
+  // results at the end. empty_q and full_q are registered copies of the
+  // occupancy compares, and tos_ext_q a registered copy of step 1's TOS.ext.
 
   path_rec_t         rec;
   logic              go;
-  logic              empty;
-  logic [ExtW-1:0]   tos_ext;
   logic              extend;
   logic              op_upd, op_updc, op_pop, op_push;
   logic              touch;          // upd or updc
   logic              create;         // step 2
   logic [CountW-1:0] count1;         // occupancy after step 2
   entry_t            fresh;          // {start = next, rest 0}
-  entry_t            tos_base;       // the entry step 3 works on
-  entry_t            tos_upd;        // after step 3's update
+  entry_t            top_upd;        // step 3 applied to entry 0
+  entry_t            new_upd;        // step 3 applied to the created entry
+  entry_t            tos_upd;        // step 3 applied to the entry it works on
+  logic              top_last;       // entry 0 holds MaxLen - 1 branches
   logic              full;           // the update reaches MaxLen
   logic              split;          // step 3 emits
-  entry_t            tos_new;        // the top after step 3
   logic              pop_hit;        // step 4 emits
   logic              emit;
+  entry_t            emit_ent;       // the emitted entry
+  logic              emit_inc;       // emit_ent.incomplete, early
   logic              overflow;
   logic              empty_pop;
 
@@ -174,9 +185,7 @@ module path_stack #(
   assign go         = in_valid_i & in_ready_o;
 
   // Step 1.
-  assign empty   = (count_q == '0);
-  assign tos_ext = empty ? '0 : ent_q[0].ext;
-  assign extend  = rec.ext_try & (tos_ext < rec.max_ext);
+  assign extend  = rec.ext_try & (tos_ext_q < rec.max_ext);
   assign op_upd  = rec.ops.upd | extend;
   assign op_updc = rec.ops.updc & !extend;
   assign op_pop  = rec.ops.pop & !extend;
@@ -184,7 +193,7 @@ module path_stack #(
   assign touch   = op_upd | op_updc;
 
   // Step 2.
-  assign create = touch & empty;
+  assign create = touch & empty_q;
   assign count1 = count_q | CountW'(create);  // create only when count_q == 0
 
   always_comb begin
@@ -192,48 +201,60 @@ module path_stack #(
     fresh.start = rec.next;
   end
 
-  always_comb begin
-    if (create) begin
-      tos_base            = '0;
-      tos_base.start      = rec.pc;
-      tos_base.incomplete = 1'b1;
-    end else begin
-      tos_base = ent_q[0];
-    end
-  end
-
-  // Step 3: update / update-count of tos_base.
+  // Step 3 on entry 0: events and insns are added for update and
+  // update-count alike; length, dirs and ext change for update only.
   always_comb begin
     logic [DescEventsW:0] ev_sum;
     logic [DescInsnsW:0]  in_sum;
-    ev_sum = {1'b0, tos_base.events} + (DescEventsW + 1)'(rec.events);
-    in_sum = {1'b0, tos_base.insns} + (DescInsnsW + 1)'(rec.insns);
-    tos_upd        = tos_base;
-    tos_upd.events = ev_sum[DescEventsW] ? '1 : ev_sum[DescEventsW-1:0];
-    tos_upd.insns  = in_sum[DescInsnsW] ? '1 : in_sum[DescInsnsW-1:0];
-    if (op_upd) begin
-      for (int unsigned j = 0; j < MaxLen; j++) begin
-        tos_upd.dirs[j] = tos_base.dirs[j] | (rec.taken & (tos_base.length == LenW'(j)));
-      end
-      tos_upd.length = tos_base.length + LenW'(1);
-      tos_upd.ext    = tos_base.ext + ExtW'(extend);
+    ev_sum = {1'b0, ent_q[0].events} + (DescEventsW + 1)'(rec.events);
+    in_sum = {1'b0, ent_q[0].insns} + (DescInsnsW + 1)'(rec.insns);
+    top_upd            = ent_q[0];
+    top_upd.events     = ev_sum[DescEventsW] ? '1 : ev_sum[DescEventsW-1:0];
+    top_upd.insns      = in_sum[DescInsnsW] ? '1 : in_sum[DescInsnsW-1:0];
+    top_upd.length     = op_upd ? ent_q[0].length + LenW'(1) : ent_q[0].length;
+    for (int unsigned j = 0; j < MaxLen; j++) begin
+      top_upd.dirs[j] = ent_q[0].dirs[j] |
+                        (op_upd & rec.taken & (ent_q[0].length == LenW'(j)));
     end
+    top_upd.ext        = ent_q[0].ext + ExtW'(extend);
   end
 
-  // length + 1 == MaxLen, compared before the increment (no wrap: length <
-  // MaxLen < 2^LenW).
-  assign full    = op_upd & (tos_base.length == LenW'(MaxLen - 1));
-  assign split   = full & !op_pop;
-  assign tos_new = !touch ? ent_q[0] : (split ? fresh : tos_upd);
+  // Step 3 on the entry created by step 2 ({start = pc, incomplete = 1}):
+  // the sums start from 0, so they are the record's counts (no saturation).
+  always_comb begin
+    new_upd            = '0;
+    new_upd.start      = rec.pc;
+    new_upd.incomplete = 1'b1;
+    new_upd.events     = DescEventsW'(rec.events);
+    new_upd.insns      = DescInsnsW'(rec.insns);
+    new_upd.length     = LenW'(op_upd);
+    new_upd.dirs[0]    = op_upd & rec.taken;
+    new_upd.ext        = ExtW'(extend);
+  end
 
-  // Step 4.
-  assign pop_hit   = op_pop & (count1 != '0);
-  assign empty_pop = op_pop & (count1 == '0);
+  assign tos_upd = create ? new_upd : top_upd;
+
+  // length + 1 == MaxLen, compared before the increment (no wrap: length <
+  // MaxLen < 2^LenW); a created entry starts at length 0.
+  assign top_last = (ent_q[0].length == LenW'(MaxLen - 1));
+  assign full     = op_upd & (create ? (MaxLen == 1) : top_last);
+  assign split    = full & !op_pop;
+
+  // Step 4: the stack after step 2 is non-empty when it was or when step 2
+  // created an entry.
+  assign pop_hit   = op_pop & (create | !empty_q);
+  assign empty_pop = op_pop & !create & empty_q;
   assign emit      = split | pop_hit;
+  // Step 3 emits the updated entry; step 4 emits the updated entry when the
+  // record touched it, else the old top (count_q != 0).
+  assign emit_ent  = touch ? tos_upd : ent_q[0];
+  // Its incomplete flag without waiting for touch: a created entry is
+  // incomplete, any other emitted entry keeps entry 0's flag.
+  assign emit_inc  = create | ent_q[0].incomplete;
 
   // Step 5: a push that finds Depth entries after steps 2 and 4 (a pop
-  // always leaves fewer than Depth).
-  assign overflow = op_push & !op_pop & (count1 == CountW'(Depth));
+  // always leaves fewer than Depth; after a creation the occupancy is 1).
+  assign overflow = op_push & !op_pop & (create ? (Depth == 1) : full_q);
 
   always_comb begin
     unique case ({op_push, op_pop})
@@ -247,26 +268,31 @@ module path_stack #(
   // ---------------------------------------------------------------------
   // Stack storage: shift register, entry 0 = top.
 
-  // Entry 0: push -> fresh; pop alone -> entry 1; update alone -> tos_new.
+  // Entry 0: push, or an update alone that splits -> fresh; pop alone ->
+  // entry 1; update alone -> tos_upd.
   entry_t ent0_d;
   logic   ent0_we;
   assign ent0_we = go & (op_push | op_pop | touch);
   if (Depth > 1) begin : gen_ent0_deep
-    assign ent0_d = op_push ? fresh : (op_pop ? ent_q[1] : tos_new);
+    assign ent0_d = (op_push | split) ? fresh : (op_pop ? ent_q[1] : tos_upd);
   end else begin : gen_ent0_one
     // Depth 1: a pop alone leaves the stack empty; entry 0 is then stale.
-    assign ent0_d = op_push ? fresh : tos_new;
+    assign ent0_d = (op_push | split) ? fresh : tos_upd;
   end
   always_ff @(posedge clk_i) begin
     if (ent0_we) ent_q[0] <= ent0_d;
   end
 
   // Entries 1..Depth-1 move only on a push alone (down) or a pop alone (up).
+  // The shift direction is selected by the record's raw push bit: loop
+  // extension clears push and pop together, and then the entry is not
+  // written, so the select need not wait for extend.
   for (genvar i = 1; i < Depth; i++) begin : gen_ent
     entry_t down_in, ent_d;
     logic   ent_we;
     if (i == 1) begin : gen_below_top
-      assign down_in = tos_new;
+      // The top after step 3.
+      assign down_in = !touch ? ent_q[0] : (split ? fresh : tos_upd);
     end else begin : gen_lower
       assign down_in = ent_q[i-1];
     end
@@ -276,7 +302,7 @@ module path_stack #(
       assign ent_d  = down_in;
     end else begin : gen_middle
       assign ent_we = go & (op_push ^ op_pop);
-      assign ent_d  = op_push ? down_in : ent_q[i+1];
+      assign ent_d  = rec.ops.push ? down_in : ent_q[i+1];
     end
     always_ff @(posedge clk_i) begin
       if (ent_we) ent_q[i] <= ent_d;
@@ -289,54 +315,52 @@ module path_stack #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       count_q     <= '0;
+      empty_q     <= 1'b1;
+      full_q      <= 1'b0;
+      tos_ext_q   <= '0;
       out_valid_q <= 1'b0;
     end else if (go) begin
       count_q     <= count_d;
+      empty_q     <= (count_d == '0);
+      full_q      <= (count_d == CountW'(Depth));
+      tos_ext_q   <= (count_d == '0) ? '0 : (ent0_we ? ent0_d.ext : ent_q[0].ext);
       out_valid_q <= emit;
     end else if (out_ready_i) begin
       out_valid_q <= 1'b0;
     end
   end
 
-  // Output data: no reset (out_valid_q qualifies it). The emitted entry is
-  // the updated top when the record touched it, else the old top (a pop
-  // alone, with count_q != 0).
+  // Output data: no reset (out_valid_q qualifies it).
   always_ff @(posedge clk_i) begin
     if (go && emit) begin
-      out_ent_q       <= touch ? tos_upd : ent_q[0];
+      out_ent_q       <= emit_ent;
       out_split_q     <= split;
       out_frame_end_q <= pop_hit & !op_push;
       out_depth_q     <= count1;
     end
   end
 
-  function automatic logic [StatW-1:0] sat_inc(logic [StatW-1:0] v, logic inc);
-    return (inc && v != '1) ? v + StatW'(1) : v;
-  endfunction
+  // Statistics: 32-bit counters that stop at all ones. The all-ones test is
+  // on the counter alone, so the increment condition only gates the enable.
+  localparam int unsigned NumStats = 7;
+  logic [NumStats-1:0] st_inc;
+  logic [StatW-1:0]    st_q [NumStats];
 
-  logic [StatW-1:0] st_records_q, st_emitted_q, st_incomplete_q, st_splits_q;
-  logic [StatW-1:0] st_overflows_q, st_empty_pops_q, st_stall_q;
-  logic             emit_incomplete;
+  assign st_inc = {go,                                // 6 records
+                   go & emit,                         // 5 emitted
+                   go & emit & emit_inc,              // 4 incomplete
+                   go & split,                        // 3 splits
+                   go & overflow,                     // 2 overflows
+                   go & empty_pop,                    // 1 empty pops
+                   in_valid_i & !in_ready_o};         // 0 stall cycles
 
-  assign emit_incomplete = touch ? tos_upd.incomplete : ent_q[0].incomplete;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      st_records_q    <= '0;
-      st_emitted_q    <= '0;
-      st_incomplete_q <= '0;
-      st_splits_q     <= '0;
-      st_overflows_q  <= '0;
-      st_empty_pops_q <= '0;
-      st_stall_q      <= '0;
-    end else begin
-      st_records_q    <= sat_inc(st_records_q, go);
-      st_emitted_q    <= sat_inc(st_emitted_q, go & emit);
-      st_incomplete_q <= sat_inc(st_incomplete_q, go & emit & emit_incomplete);
-      st_splits_q     <= sat_inc(st_splits_q, go & split);
-      st_overflows_q  <= sat_inc(st_overflows_q, go & overflow);
-      st_empty_pops_q <= sat_inc(st_empty_pops_q, go & empty_pop);
-      st_stall_q      <= sat_inc(st_stall_q, in_valid_i & !in_ready_o);
+  for (genvar k = 0; k < NumStats; k++) begin : gen_stat
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        st_q[k] <= '0;
+      end else if (st_inc[k] && !(&st_q[k])) begin
+        st_q[k] <= st_q[k] + StatW'(1);
+      end
     end
   end
 
@@ -355,13 +379,13 @@ module path_stack #(
   assign out_frame_end_o     = out_frame_end_q;
   assign out_depth_o         = out_depth_q;
   assign count_o             = count_q;
-  assign stat_records_o      = st_records_q;
-  assign stat_emitted_o      = st_emitted_q;
-  assign stat_incomplete_o   = st_incomplete_q;
-  assign stat_splits_o       = st_splits_q;
-  assign stat_overflows_o    = st_overflows_q;
-  assign stat_empty_pops_o   = st_empty_pops_q;
-  assign stat_stall_cycles_o = st_stall_q;
+  assign stat_records_o      = st_q[6];
+  assign stat_emitted_o      = st_q[5];
+  assign stat_incomplete_o   = st_q[4];
+  assign stat_splits_o       = st_q[3];
+  assign stat_overflows_o    = st_q[2];
+  assign stat_empty_pops_o   = st_q[1];
+  assign stat_stall_cycles_o = st_q[0];
 
   // The class itself is not needed here: the classifier has already turned
   // it into operations.
@@ -376,6 +400,11 @@ module path_stack #(
   `HWPROF_ASSERT(OutDataHeld, out_valid_o && !out_ready_i |=>
                  $stable({out_ent_q, out_split_q, out_frame_end_q, out_depth_q}))
   `HWPROF_ASSERT(CountInRange, count_q <= CountW'(Depth))
+  `HWPROF_ASSERT(EmptyFlagMatches, empty_q == (count_q == '0))
+  `HWPROF_ASSERT(FullFlagMatches, full_q == (count_q == CountW'(Depth)))
+  logic [ExtW-1:0] top_ext;
+  assign top_ext = ent_q[0].ext;
+  `HWPROF_ASSERT(TosExtMatches, tos_ext_q == (empty_q ? '0 : top_ext))
   // Invariant: every entry on the stack is shorter than MaxLen (checked on
   // the top, where entries are written).
   logic [LenW-1:0] top_length;

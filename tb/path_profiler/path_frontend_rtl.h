@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct PathConfig {
   unsigned max_len = 32;
   std::string name() const;  ///< "q4_d16_l32"
 };
+inline void PrintTo(const PathConfig& c, std::ostream* os) { *os << c.name(); }
 
 /// Common interface of the RTL engines (reset() works mid-stream too).
 template <typename Model>

@@ -483,6 +483,8 @@ std::vector<TraceCase> trace_cases() {
   return v;
 }
 
+void PrintTo(const TraceCase& c, std::ostream* os) { *os << c.path << " " << c.mode; }
+
 class PathFrontendRealTrace : public ::testing::TestWithParam<TraceCase> {};
 
 // The whole trace through RTL and model in lock-step (light backpressure,
