@@ -77,6 +77,7 @@ wave: build
 
 bench: deps build
 	python3 scripts/bench.py $(BUILD)
+	python3 scripts/bench_kpaths.py $(BUILD)
 
 synth: deps-venv
 	HWPROF_VENV=$(abspath $(VENV)) python3 fpga/synth/synth.py

@@ -19,5 +19,6 @@ void add_trace_commands(CLI::App& app, Global& g);
 void add_record_command(CLI::App& app, Global& g);
 void add_profile_command(CLI::App& app, Global& g);
 void add_paths_command(CLI::App& app, Global& g);
+void add_kpaths_command(CLI::App& app, Global& g);
 
 }  // namespace hwprof::cli
