@@ -296,6 +296,63 @@ TEST(PathFrontend, WorkedExampleMatchesHandWrittenDescriptors) {
   for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i], want[i]) << i << ": " << got[i].str();
 }
 
+PathConfig small_cfg() { return hwprof::tb::path_frontend_configs().at(1); }  // queue 2, depth 4, MaxLen 8
+
+uint32_t read_csr(hwprof::tb::PathFrontendLockstep& ls, PathCsr a) {
+  PathFrontend::In in;
+  in.csr_addr = unsigned(a);
+  return ls.step(in).csr_rdata;
+}
+
+// MaxLen 8: ten taken forward branches from an empty stack split after the
+// eighth (the piece carries the incomplete flag of the entry it came from;
+// the new entry starts at the eighth branch's target), and a back edge then
+// ends the second piece. Written out by hand.
+TEST(PathFrontend, SplitsAtMaxLenWithoutLosingABranch) {
+  SimEnv env = SimEnv::from_env();
+  ASSERT_EQ(small_cfg().max_len, 8u);
+  auto ls = hwprof::tb::make_path_frontend_lockstep(small_cfg(), env, hwprof::tb::current_test_name(), env.seed);
+  std::vector<BranchRecord> recs;
+  for (uint32_t i = 0; i < 10; ++i) recs.push_back(rec(kBr, 0x100 + 0x10 * i, 0x108 + 0x10 * i, true));
+  recs.push_back(rec(kBr, 0x200, 0x178, true));  // backward
+  auto got = run_frontend(ls, recs, Ppcr::kBl);
+  const std::vector<Emission> want = {
+      desc(0x100, 8, 0xff, 8, 0, 1, false, true, true),  // split, incomplete (began at a missing top)
+      desc(0x178, 3, 0x7, 3, 0, 1),                      // the rest: two forward + the back edge
+  };
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i], want[i]) << i << ": " << got[i].str();
+  EXPECT_EQ(read_csr(ls, PathCsr::Splits), 1u);
+  EXPECT_EQ(read_csr(ls, PathCsr::Records), 11u);
+}
+
+// Depth 4: five nested calls overflow twice (the bottom entries, the
+// incomplete caller and the first callee, are discarded); five returns then
+// close the four surviving frames and the fifth finds the stack empty: an
+// incomplete path starting at that return's pc. Written out by hand.
+TEST(PathFrontend, OverflowDiscardsBottomFramesAndLateReturnsAreIncomplete) {
+  SimEnv env = SimEnv::from_env();
+  ASSERT_EQ(small_cfg().depth, 4u);
+  auto ls = hwprof::tb::make_path_frontend_lockstep(small_cfg(), env, hwprof::tb::current_test_name(), env.seed);
+  std::vector<BranchRecord> recs;
+  for (uint32_t i = 0; i < 5; ++i) recs.push_back(rec(kCall, 0x10 + 0x1000 * i, 0x1000 * (i + 1), true));
+  for (uint32_t i = 0; i < 5; ++i) recs.push_back(rec(kRet, 0x5020 - 0x1000 * i, 0x4015 - 0x1000 * i, true));
+  auto got = run_frontend(ls, recs, Ppcr::kBl);
+  const std::vector<Emission> want = {
+      desc(0x5000, 0, 0, 1, 0, 4, true),         // ret 1: callee 5 (its insns: the return)
+      desc(0x4000, 0, 0, 2, 0, 3, true),         // call 5 + ret 2
+      desc(0x3000, 0, 0, 2, 0, 2, true),
+      desc(0x2000, 0, 0, 2, 0, 1, true),
+      desc(0x1020, 0, 0, 1, 0, 1, true, true),   // ret 5: missing top of stack
+  };
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i], want[i]) << i << ": " << got[i].str();
+  EXPECT_EQ(read_csr(ls, PathCsr::Overflows), 2u);
+  EXPECT_EQ(read_csr(ls, PathCsr::Incomplete), 1u);
+  EXPECT_EQ(read_csr(ls, PathCsr::Emitted), 5u);
+  EXPECT_EQ(read_csr(ls, PathCsr::Status) >> 8 & 0xff, 0u) << "stack should be empty";
+}
+
 // update and update-count together is illegal for every class: the write is
 // ignored, STATUS.ppcr_err is set (sticky, W1C), and the datapath keeps the
 // old setting: the descriptor stream equals a run with no write at all.
