@@ -14,10 +14,11 @@ Prints the tables and writes them to BUILD/bench/results.md.
 import glob
 import json
 import os
-import platform
 import subprocess
 import sys
 import time
+
+from benchlib import machine
 
 build = sys.argv[1] if len(sys.argv) > 1 else "build"
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -31,18 +32,6 @@ def profile(trace, *args):
     out = subprocess.run([hwprof, "-q", "profile", "--unit", "queue", "--json", *args, trace],
                          check=True, capture_output=True, text=True).stdout
     return json.loads(out), time.perf_counter() - t0
-
-
-def machine():
-    cpu = "unknown CPU"
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    with open("/proc/meminfo") as f:
-        mem = int(f.readline().split()[1]) / 1048576
-    return f"{os.cpu_count()} cores, {mem:.0f} GiB, {cpu}, {platform.platform()}"
 
 
 lines = ["# hwprof benchmarks", "",

@@ -10,9 +10,8 @@
 #include <set>
 
 #include "commands.h"
-#include "frontend_replay.h"
 #include "kpaths.h"
-#include "path_frontend_rtl.h"
+#include "path_run.h"
 #include "progress.h"
 #include "trace.h"
 
@@ -179,39 +178,12 @@ void run_trace(const KpathsOpts& o, const Global& g) {
   const uint64_t branches = info.records - info.kinds[static_cast<int>(trace::Kind::Val)];
 
   analyses::KpathsProfiler prof(o.k);
-  model::PathStackStats st;
-  uint64_t cycles = 0;
   Progress p("kpaths " + o.engine, g.quiet);
-  if (o.engine == "model") {
-    model::PathStackAlgo algo(o.depth, o.max_len);
-    const model::Ppcr bl{model::Ppcr::kBl};
-    auto src = model::branch_source(o.trace);
-    model::BranchRecord rec;
-    while (src(rec)) {
-      if (auto e = algo.process(model::PathRecord::classify(rec, bl))) prof.add(*e);
-      if ((algo.stats().records & 0xfffff) == 0) p.update(algo.stats().records, branches, "records");
-    }
-    st = algo.stats();
-  } else {
-    tb::SimEnv env = tb::SimEnv::from_env();
-    auto eng = tb::make_path_frontend_rtl(tb::PathConfig{o.queue_depth, o.depth, o.max_len}, env, "hwprof_kpaths",
-                                          o.seed);
-    model::FrontendReplayConfig rc;
-    rc.ppcr = model::Ppcr::kBl;
-    rc.on_emit = [&](const model::Emission& e) { prof.add(e); };
-    rc.progress = [&](uint64_t n) { p.update(n, branches, "records"); };
-    cycles = model::replay_frontend(*eng, model::branch_source(o.trace), rc).cycles;
-    auto rd = [&](model::PathCsr a) {
-      model::PathFrontend::In in;
-      in.csr_addr = unsigned(a);
-      return uint64_t{eng->step(in).csr_rdata};
-    };
-    st.records = rd(model::PathCsr::Records);
-    st.emitted = rd(model::PathCsr::Emitted);
-    st.incomplete = rd(model::PathCsr::Incomplete);
-    st.splits = rd(model::PathCsr::Splits);
-    st.overflows = rd(model::PathCsr::Overflows);
-  }
+  const PathRun run =
+      run_path_frontend(o.trace, o.engine, model::Ppcr::kBl, tb::PathConfig{o.queue_depth, o.depth, o.max_len},
+                        o.seed, branches, p, [&](const model::Emission& e) { prof.add(e); });
+  const model::PathStackStats& st = run.stats;
+  const uint64_t cycles = run.cycles;
   p.finish();
 
   auto res = prof.result();

@@ -5,9 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "frontend_replay.h"
-#include "path_frontend_rtl.h"
 #include "path_profile.h"
+#include "path_run.h"
 #include "progress.h"
 #include "trace.h"
 
@@ -38,50 +37,11 @@ void run_paths(const PathsOpts& o, const Global& g) {
   const uint64_t branches = info.records - info.kinds[static_cast<int>(trace::Kind::Val)];
 
   model::PathProfile profile;
-  model::PathStackStats st;
-  uint64_t cycles = 0;
   Progress p("paths " + o.engine, g.quiet);
-  if (o.engine == "model") {
-    model::PathStackAlgo algo(o.depth, o.max_len);
-    const model::Ppcr reg{ppcr};
-    auto src = model::branch_source(o.trace);
-    model::BranchRecord r;
-    while (src(r)) {
-      if (auto e = algo.process(model::PathRecord::classify(r, reg))) profile.add(*e);
-      if ((algo.stats().records & 0xfffff) == 0) p.update(algo.stats().records, branches, "records");
-    }
-    st = algo.stats();
-  } else {
-    tb::SimEnv env = tb::SimEnv::from_env();
-    const tb::PathConfig cfg{o.queue_depth, o.depth, o.max_len};
-    model::FrontendReplayConfig rc;
-    rc.ppcr = ppcr;
-    rc.on_emit = [&](const model::Emission& e) { profile.add(e); };
-    rc.progress = [&](uint64_t n) { p.update(n, branches, "records"); };
-    // Read every counter back from the hardware at the end.
-    auto read_stats = [&](auto& eng) {
-      auto rd = [&](model::PathCsr a) {
-        model::PathFrontend::In in;
-        in.csr_addr = unsigned(a);
-        return uint64_t{eng.step(in).csr_rdata};
-      };
-      st.records = rd(model::PathCsr::Records);
-      st.emitted = rd(model::PathCsr::Emitted);
-      st.incomplete = rd(model::PathCsr::Incomplete);
-      st.splits = rd(model::PathCsr::Splits);
-      st.overflows = rd(model::PathCsr::Overflows);
-      st.empty_pops = rd(model::PathCsr::EmptyPops);
-    };
-    if (o.engine == "rtl") {
-      auto eng = tb::make_path_frontend_rtl(cfg, env, "hwprof_paths", o.seed);
-      cycles = model::replay_frontend(*eng, model::branch_source(o.trace), rc).cycles;
-      read_stats(*eng);
-    } else {
-      auto eng = tb::make_path_frontend_lockstep(cfg, env, "hwprof_paths", o.seed);
-      cycles = model::replay_frontend(eng, model::branch_source(o.trace), rc).cycles;
-      read_stats(eng);
-    }
-  }
+  const PathRun run = run_path_frontend(o.trace, o.engine, ppcr, tb::PathConfig{o.queue_depth, o.depth, o.max_len},
+                                        o.seed, branches, p, [&](const model::Emission& e) { profile.add(e); });
+  const model::PathStackStats& st = run.stats;
+  const uint64_t cycles = run.cycles;
   p.finish();
 
   const auto paths = profile.sorted();
