@@ -28,6 +28,12 @@ struct SimEnv {
   int stall_pct = -1;
 
   static SimEnv from_env();
+  /// Bubble / backpressure percentages for one seed of a random sweep:
+  /// IDLE_PCT / STALL_PCT when set, else the seed picks from 0/10/50/90%
+  /// (16 consecutive seeds cover every pair).
+  int idle_for(uint64_t s) const { return idle_pct >= 0 ? idle_pct : kSweepPct[s % 4]; }
+  int stall_for(uint64_t s) const { return stall_pct >= 0 ? stall_pct : kSweepPct[(s / 4) % 4]; }
+  static constexpr int kSweepPct[4] = {0, 10, 50, 90};
   /// "<wave_dir>/<test>_seed<seed>.fst"; creates wave_dir.
   std::string wave_path(const std::string& test, uint64_t seed) const;
 };

@@ -129,11 +129,10 @@ TEST_P(BranchQueueDepth, ResetMidStreamEmptiesQueueAndRecovers) {
 TEST_P(BranchQueueDepth, RandomLockstepWithBubblesAndBackpressure) {
   const unsigned depth = GetParam();
   const unsigned seeds = env.seeds ? env.seeds : 40;
-  static const int kPct[] = {0, 10, 50, 90};
   for (unsigned s = 0; s < seeds; ++s) {
     const uint64_t seed = env.seed + s;
-    const int idle = env.idle_pct >= 0 ? env.idle_pct : kPct[seed % 4];
-    const int stall = env.stall_pct >= 0 ? env.stall_pct : kPct[(seed / 4) % 4];
+    const int idle = env.idle_for(seed);
+    const int stall = env.stall_for(seed);
     BranchQueueLockstep q(depth, env, name, seed);
     try {
       drive_random(q, seed, 3000, idle, stall);

@@ -104,8 +104,6 @@ class RecordGen {
   unsigned call_run_ = 0;
 };
 
-int pct_or(int env_pct, int fallback) { return env_pct >= 0 ? env_pct : fallback; }
-const int kPct[] = {0, 10, 50, 90};
 
 // ------------------------------------------------------------- classifier
 
@@ -115,8 +113,8 @@ TEST(PathClassifier, RandomLockstepWithBubblesAndBackpressure) {
   for (unsigned s = 0; s < seeds; ++s) {
     const uint64_t seed = env.seed + s;
     RecordGen gen(seed);
-    Throttle idle(seed * 3 + 1, pct_or(env.idle_pct, kPct[seed % 4]));
-    Throttle stall(seed * 7 + 2, pct_or(env.stall_pct, kPct[(seed / 4) % 4]));
+    Throttle idle(seed * 3 + 1, env.idle_for(seed));
+    Throttle stall(seed * 7 + 2, env.stall_for(seed));
     auto ls = hwprof::tb::make_path_classifier_lockstep(env, hwprof::tb::current_test_name(), seed);
     PathClassifier::In in;
     in.ppcr = gen.legal_ppcr();
@@ -157,8 +155,8 @@ TEST_P(PathStackConfig, RandomLockstepWithBubblesAndBackpressure) {
   for (unsigned s = 0; s < seeds; ++s) {
     const uint64_t seed = env.seed + s;
     RecordGen gen(seed);
-    Throttle idle(seed * 3 + 1, pct_or(env.idle_pct, kPct[seed % 4]));
-    Throttle stall(seed * 7 + 2, pct_or(env.stall_pct, kPct[(seed / 4) % 4]));
+    Throttle idle(seed * 3 + 1, env.idle_for(seed));
+    Throttle stall(seed * 7 + 2, env.stall_for(seed));
     auto ls = hwprof::tb::make_path_stack_lockstep(cfg, env, name, seed);
     Ppcr ppcr{gen.legal_ppcr()};
     PathStack::In in;
@@ -477,8 +475,8 @@ TEST_P(PathFrontendConfig, RandomLockstepWithBubblesBackpressureAndRegisterTraff
   for (unsigned s = 0; s < seeds; ++s) {
     const uint64_t seed = env.seed + s;
     RecordGen gen(seed);
-    Throttle idle(seed * 3 + 1, pct_or(env.idle_pct, kPct[seed % 4]));
-    Throttle stall(seed * 7 + 2, pct_or(env.stall_pct, kPct[(seed / 4) % 4]));
+    Throttle idle(seed * 3 + 1, env.idle_for(seed));
+    Throttle stall(seed * 7 + 2, env.stall_for(seed));
     auto ls = hwprof::tb::make_path_frontend_lockstep(GetParam(), env, hwprof::tb::current_test_name(), seed);
     PathFrontend::In in;
     try {
@@ -554,7 +552,7 @@ TEST_P(PathFrontendRealTrace, LockstepEveryCycleAndEqualsFunctionalModel) {
   PathStackAlgo algo(default_cfg().depth, default_cfg().max_len);
   auto direct = hwprof::model::branch_source(tc.path);
   uint64_t mismatches = 0, n = 0;
-  Throttle stall(env.seed, pct_or(env.stall_pct, 5));
+  Throttle stall(env.seed, env.stall_pct >= 0 ? env.stall_pct : 5);
   hwprof::model::FrontendReplayConfig cfg;
   cfg.ppcr = tc.ppcr;
   cfg.stall = [&] { return stall(); };
