@@ -1,0 +1,223 @@
+// Cycle model of rtl/path_profiler/hpt.sv (docs/hpt.md, "Cycle behaviour").
+// The table update of a descriptor is HptAlgo::insert (the functional
+// model); this class adds the two-stage pipeline (accept -> S1 commit), the
+// control and command registers, the dump walk and the 32-bit saturating
+// counters. Every step() returns the outputs of the cycle (from the state
+// before the edge) and then commits the edge in the RTL's order:
+//   1. the descriptor in S1 commits (HptAlgo::insert, statistics);
+//   2. a register write: CTRL (illegal values rejected, err set), STATUS
+//      (W1C err), CMD (clear table, clear statistics, start a dump; ignored
+//      with err set while a dump is busy), in that order;
+//   3. the dump walk advances;
+//   4. an accepted descriptor enters S1 with the CTRL value before the edge.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "hpt_algo.h"
+
+namespace hwprof::model {
+
+/// Register addresses of hpt's csr port (docs/hpt.md, "Registers").
+enum class HptCsr : unsigned {
+  Ctrl = 0,
+  Status = 1,
+  Cmd = 2,
+  Descs = 3,
+  Hits = 4,
+  Fills = 5,
+  Replacements = 6,
+  Rejects = 7,
+  Saturations = 8,
+  Ignored = 9,
+  StallCycles = 10,
+  Params = 11,
+};
+inline constexpr unsigned kHptCsrCount = 12;
+inline constexpr uint32_t kHptCmdClear = 1u << 0;       ///< invalidate every entry
+inline constexpr uint32_t kHptCmdDump = 1u << 1;        ///< start a dump
+inline constexpr uint32_t kHptCmdClearStats = 1u << 2;  ///< zero the counters
+
+class Hpt {
+ public:
+  /// The counters as the registers show them (32-bit saturating).
+  struct Stats {
+    uint32_t descs = 0, hits = 0, fills = 0, replacements = 0, rejects = 0, saturations = 0, ignored = 0,
+             stall_cycles = 0;
+    bool operator==(const Stats& o) const {
+      return descs == o.descs && hits == o.hits && fills == o.fills && replacements == o.replacements &&
+             rejects == o.rejects && saturations == o.saturations && ignored == o.ignored &&
+             stall_cycles == o.stall_cycles;
+    }
+  };
+  /// One entry on the dump port.
+  struct DumpEntry {
+    unsigned set = 0, way = 0;
+    PathKey key;
+    uint32_t acc = 0;
+    bool operator==(const DumpEntry& o) const {
+      return set == o.set && way == o.way && key == o.key && acc == o.acc;
+    }
+  };
+  /// Mirrors the ports without suffixes. in_desc carries the descriptor
+  /// fields the HPT uses (start, length, dirs, events, insns, incomplete).
+  struct In {
+    bool in_valid = false;
+    PathEntry in_desc{};
+    bool dump_ready = false;
+    bool csr_we = false;
+    unsigned csr_addr = 0;
+    uint32_t csr_wdata = 0;
+  };
+  struct Out {
+    bool in_ready = false;
+    bool dump_valid = false;
+    DumpEntry dump{};  ///< meaningful only when dump_valid
+    bool dump_busy = false;
+    uint32_t csr_rdata = 0;
+  };
+
+  explicit Hpt(unsigned sets = 128, unsigned ways = 4) : algo_(sets, ways) {}
+
+  void reset() {
+    algo_.reset();
+    ctrl_ = HptCtrl::reset_value();
+    err_ = false;
+    state_ = State::Idle;
+    dump_set_ = dump_way_ = 0;
+    s1_valid_ = false;
+    stall_cycles_ = 0;
+  }
+
+  bool in_ready() const { return state_ == State::Idle; }
+  bool dump_busy() const { return state_ != State::Idle; }
+  const HptAlgo& algo() const { return algo_; }
+  uint32_t ctrl() const { return ctrl_; }
+  bool err() const { return err_; }
+  /// True while a descriptor waits in S1 (it commits at the next edge).
+  bool s1_busy() const { return s1_valid_; }
+
+  Stats stats() const {
+    const auto& s = algo_.stats();
+    return {sat32(s.descs),       sat32(s.hits),    sat32(s.fills),         sat32(s.replacements),
+            sat32(s.rejects),     sat32(s.saturations), sat32(s.ignored), sat32(stall_cycles_)};
+  }
+
+  uint32_t params() const {
+    return (algo_.set_bits() & 0xffu) | (algo_.ways() & 0xffffu) << 16;
+  }
+
+  uint32_t csr_read(unsigned addr) const {
+    const Stats s = stats();
+    switch (static_cast<HptCsr>(addr)) {
+      case HptCsr::Ctrl: return ctrl_;
+      case HptCsr::Status: return uint32_t(err_) | uint32_t(dump_busy()) << 1;
+      case HptCsr::Cmd: return 0;
+      case HptCsr::Descs: return s.descs;
+      case HptCsr::Hits: return s.hits;
+      case HptCsr::Fills: return s.fills;
+      case HptCsr::Replacements: return s.replacements;
+      case HptCsr::Rejects: return s.rejects;
+      case HptCsr::Saturations: return s.saturations;
+      case HptCsr::Ignored: return s.ignored;
+      case HptCsr::StallCycles: return s.stall_cycles;
+      case HptCsr::Params: return params();
+    }
+    return 0;
+  }
+
+  Out step(const In& in) {
+    Out o;
+    o.in_ready = in_ready();
+    o.dump_busy = dump_busy();
+    o.csr_rdata = csr_read(in.csr_addr);
+    if (state_ == State::Emit) {
+      const HptEntry& x = algo_.entry(dump_set_, dump_way_);
+      o.dump_valid = x.valid;
+      o.dump = {dump_set_, dump_way_, x.key, x.acc};
+    }
+
+    // 1. S1 commits.
+    if (s1_valid_) algo_.insert(Emission{s1_desc_}, HptCtrl::unpack(s1_ctrl_));
+    // 2. Register writes.
+    const uint32_t ctrl_before = ctrl_;
+    const bool was_idle = state_ == State::Idle;
+    if (in.csr_we) {
+      switch (static_cast<HptCsr>(in.csr_addr)) {
+        case HptCsr::Ctrl:
+          if (HptCtrl::legal(in.csr_wdata))
+            ctrl_ = in.csr_wdata & HptCtrl::kMask;
+          else
+            err_ = true;
+          break;
+        case HptCsr::Status:
+          if (in.csr_wdata & 1) err_ = false;
+          break;
+        case HptCsr::Cmd:
+          if (!was_idle) {
+            if (in.csr_wdata & (kHptCmdClear | kHptCmdDump | kHptCmdClearStats)) err_ = true;
+            break;
+          }
+          if (in.csr_wdata & kHptCmdClear) algo_.clear();
+          if (in.csr_wdata & kHptCmdClearStats) {
+            algo_.clear_stats();
+            stall_cycles_ = 0;
+          }
+          break;
+        default: break;
+      }
+    }
+    // 3. The dump walk.
+    switch (state_) {
+      case State::Idle: break;
+      case State::Drain: state_ = State::Read; break;
+      case State::Read:
+        state_ = State::Emit;
+        dump_way_ = 0;
+        break;
+      case State::Emit:
+        if (!o.dump_valid || in.dump_ready) {
+          if (dump_way_ + 1 < algo_.ways()) {
+            ++dump_way_;
+          } else if (dump_set_ + 1 < algo_.sets()) {
+            ++dump_set_;
+            state_ = State::Read;
+          } else {
+            state_ = State::Idle;
+          }
+        }
+        break;
+    }
+    if (was_idle && in.csr_we && in.csr_addr == unsigned(HptCsr::Cmd) && (in.csr_wdata & kHptCmdDump)) {
+      state_ = State::Drain;
+      dump_set_ = dump_way_ = 0;
+    }
+    // 4. Intake.
+    s1_valid_ = in.in_valid && o.in_ready;
+    if (s1_valid_) {
+      s1_desc_ = in.in_desc;
+      s1_ctrl_ = ctrl_before;
+    }
+    // (A CMD write is only obeyed when idle, and then in_ready was high: a
+    // statistics clear never races a stall count.)
+    if (in.in_valid && !o.in_ready) ++stall_cycles_;
+    return o;
+  }
+
+ private:
+  enum class State { Idle, Drain, Read, Emit };
+  static uint32_t sat32(uint64_t v) { return static_cast<uint32_t>(std::min<uint64_t>(v, 0xffffffffu)); }
+
+  HptAlgo algo_;
+  uint32_t ctrl_ = HptCtrl::reset_value();
+  bool err_ = false;
+  State state_ = State::Idle;
+  unsigned dump_set_ = 0, dump_way_ = 0;
+  bool s1_valid_ = false;
+  PathEntry s1_desc_{};
+  uint32_t s1_ctrl_ = 0;
+  uint64_t stall_cycles_ = 0;
+};
+
+}  // namespace hwprof::model

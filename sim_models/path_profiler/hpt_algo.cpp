@@ -1,0 +1,241 @@
+#include "hpt_algo.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace hwprof::model {
+
+namespace {
+
+uint32_t sat_add(uint32_t a, uint32_t b, bool& clipped) {
+  const uint64_t s = uint64_t{a} + b;
+  clipped = s > 0xffffffffu;
+  return clipped ? 0xffffffffu : static_cast<uint32_t>(s);
+}
+
+// Rotates the low `bits` bits of x left by r.
+uint32_t rotl_bits(uint32_t x, unsigned r, unsigned bits) {
+  if (bits == 0) return 0;
+  r %= bits;
+  const uint32_t mask = bits >= 32 ? 0xffffffffu : (1u << bits) - 1;
+  x &= mask;
+  return r == 0 ? x : ((x << r) | (x >> (bits - r))) & mask;
+}
+
+}  // namespace
+
+bool HptCtrl::legal(uint32_t v) {
+  const unsigned metric = v >> kMetricLsb & 3;
+  const unsigned policy = v >> kPolicyLsb & 3;
+  return metric <= unsigned(HptMetric::Insns) && policy < kHptPolicies;
+}
+
+HptCtrl HptCtrl::unpack(uint32_t v) {
+  HptCtrl c;
+  c.index = static_cast<HptIndex>(v >> kIndexBit & 1);
+  c.skew = v >> kSkewBit & 1;
+  c.metric = static_cast<HptMetric>(v >> kMetricLsb & 3);
+  c.policy = static_cast<HptPolicy>(v >> kPolicyLsb & 3);
+  return c;
+}
+
+HptIndex HptCtrl::parse_index(const std::string& s) {
+  if (s == "plb") return HptIndex::Plb;
+  if (s == "pb") return HptIndex::Pb;
+  throw std::invalid_argument("unknown HPT index '" + s + "' (plb, pb)");
+}
+HptMetric HptCtrl::parse_metric(const std::string& s) {
+  if (s == "freq" || s == "frequency") return HptMetric::Freq;
+  if (s == "events") return HptMetric::Events;
+  if (s == "insns" || s == "instructions") return HptMetric::Insns;
+  throw std::invalid_argument("unknown HPT metric '" + s + "' (freq, events, insns)");
+}
+HptPolicy HptCtrl::parse_policy(const std::string& s) {
+  if (s == "lfu") return HptPolicy::Lfu;
+  if (s == "ss") return HptPolicy::Ss;
+  if (s == "erode") return HptPolicy::Erode;
+  throw std::invalid_argument("unknown HPT policy '" + s + "' (lfu, ss, erode)");
+}
+const char* to_string(HptIndex i) { return i == HptIndex::Plb ? "plb" : "pb"; }
+const char* to_string(HptMetric m) {
+  switch (m) {
+    case HptMetric::Freq: return "freq";
+    case HptMetric::Events: return "events";
+    case HptMetric::Insns: return "insns";
+  }
+  return "?";
+}
+const char* to_string(HptPolicy p) {
+  switch (p) {
+    case HptPolicy::Lfu: return "lfu";
+    case HptPolicy::Ss: return "ss";
+    case HptPolicy::Erode: return "erode";
+  }
+  return "?";
+}
+
+HptAlgo::HptAlgo(unsigned sets, unsigned ways) : sets_(sets), ways_(ways), set_bits_(0) {
+  if (sets == 0 || (sets & (sets - 1)) != 0 || sets > (1u << 16))
+    throw std::invalid_argument("HPT sets must be a power of two in 1..65536");
+  if (ways == 0 || ways > 4096) throw std::invalid_argument("HPT ways must be in 1..4096");
+  while ((1u << set_bits_) < sets) ++set_bits_;
+  table_.resize(size_t{sets} * ways);
+}
+
+unsigned HptAlgo::index(const PathKey& k, HptIndex ix, bool skew_on, unsigned set_bits, unsigned way) {
+  if (set_bits == 0) return 0;
+  // The folded vector (docs/hpt.md, "Index"): bits 29:0 = start[31:2],
+  // 35:30 = length (zero under pb), 67:36 = dirs.
+  const uint64_t lo = uint64_t{k.start >> 2} | uint64_t{ix == HptIndex::Plb ? k.length & 0x3fu : 0u} << 30 |
+                      uint64_t{k.dirs} << 36;
+  const uint32_t hi = k.dirs >> 28;  // bits 67:64
+  const unsigned skew = skew_on ? way : 0;
+  const uint32_t mask = (1u << set_bits) - 1;
+  uint32_t idx = 0;
+  for (unsigned c = 0, lsb = 0; lsb < 68; ++c, lsb += set_bits) {
+    uint32_t chunk;
+    if (lsb >= 64)
+      chunk = hi >> (lsb - 64);
+    else if (lsb + set_bits > 64)
+      chunk = static_cast<uint32_t>(lo >> lsb) | hi << (64 - lsb);
+    else
+      chunk = static_cast<uint32_t>(lo >> lsb);
+    idx ^= rotl_bits(chunk & mask, skew * c, set_bits);  // chunk c of way w rotates by w*c
+  }
+  return idx & mask;
+}
+
+uint32_t HptAlgo::metric(const PathEntry& d, HptMetric m) {
+  switch (m) {
+    case HptMetric::Freq: return 1;
+    case HptMetric::Events: return d.events;
+    case HptMetric::Insns: return d.insns;
+  }
+  return 1;
+}
+
+HptResult HptAlgo::insert(const Emission& e, const HptCtrl& ctrl) {
+  HptResult r;
+  if (e.path.incomplete) {
+    ++stats_.ignored;
+    return r;
+  }
+  ++stats_.descs;
+  const PathKey key{e.path.start, e.path.length, e.path.dirs};
+  const uint32_t m = metric(e.path, ctrl.metric);
+  // The candidate entry of each way, at that way's index.
+  unsigned hit_way = ways_, free_way = ways_, min_way = 0;
+  sets_of_.resize(ways_);
+  auto& sets_of = sets_of_;
+  for (unsigned w = 0; w < ways_; ++w) {
+    const unsigned s = index(key, ctrl.index, ctrl.skew, set_bits_, w);
+    sets_of[w] = s;
+    const HptEntry& x = entry(s, w);
+    if (x.valid && x.key == key && hit_way == ways_) hit_way = w;
+    if (!x.valid && free_way == ways_) free_way = w;
+    if (x.acc < entry(sets_of[min_way], min_way).acc) min_way = w;  // strict: ties to the lowest way
+  }
+  if (hit_way < ways_) {
+    r.outcome = HptOutcome::Hit;
+    r.way = hit_way;
+    ++stats_.hits;
+  } else if (free_way < ways_) {
+    r.outcome = HptOutcome::Fill;
+    r.way = free_way;
+    ++stats_.fills;
+  } else {
+    r.way = min_way;
+    r.set = sets_of[r.way];
+    HptEntry& v = table_[size_t{r.set} * ways_ + r.way];
+    if (ctrl.policy == HptPolicy::Erode && v.acc > m) {
+      r.outcome = HptOutcome::Reject;
+      v.acc -= m;
+      ++stats_.rejects;
+      return r;
+    }
+    r.outcome = HptOutcome::Replace;
+    ++stats_.replacements;
+  }
+  r.set = sets_of[r.way];
+  HptEntry& x = table_[size_t{r.set} * ways_ + r.way];
+  // Hits add to the entry; ss inherits the victim's count; lfu, erode and
+  // fills start from zero.
+  uint32_t base = 0;
+  if (r.outcome == HptOutcome::Hit || (r.outcome == HptOutcome::Replace && ctrl.policy != HptPolicy::Lfu))
+    base = x.acc;
+  x.valid = true;
+  x.key = key;
+  x.acc = sat_add(base, m, r.saturated);
+  if (r.saturated) ++stats_.saturations;
+  return r;
+}
+
+void HptAlgo::clear() {
+  for (auto& x : table_) x = HptEntry{};
+}
+
+void HptAlgo::reset() {
+  clear();
+  stats_ = HptStats{};
+}
+
+std::vector<HptEntry> HptAlgo::contents() const {
+  std::vector<HptEntry> v;
+  for (const auto& x : table_)
+    if (x.valid) v.push_back(x);
+  return v;
+}
+
+double path_overlap(const std::vector<WeightedPath>& exact, const std::vector<WeightedPath>& measured) {
+  uint64_t te = 0, tm = 0;
+  for (const auto& p : exact) te += p.weight;
+  std::unordered_map<PathKey, uint64_t, PathKeyHash> m;
+  for (const auto& p : measured) {
+    m[p.key] += p.weight;
+    tm += p.weight;
+  }
+  if (te == 0 || tm == 0) return 0.0;
+  double sum = 0;
+  for (const auto& p : exact) {
+    auto it = m.find(p.key);
+    if (it == m.end()) continue;
+    sum += std::min(double(p.weight) / double(te), double(it->second) / double(tm));
+  }
+  return 100.0 * sum;
+}
+
+double oracle_overlap(std::vector<WeightedPath> exact, size_t n) {
+  // A table holding the n heaviest paths with exact weights has coverage
+  // w/W_top >= w/W_all for each of them, so min() picks the exact share and
+  // the overlap is the top n's share of the total.
+  uint64_t total = 0;
+  for (const auto& p : exact) total += p.weight;
+  if (total == 0) return 0.0;
+  const size_t k = std::min(n, exact.size());
+  std::partial_sort(exact.begin(), exact.begin() + static_cast<long>(k), exact.end(),
+                    [](const WeightedPath& a, const WeightedPath& b) { return a.weight > b.weight; });
+  uint64_t top = 0;
+  for (size_t i = 0; i < k; ++i) top += exact[i].weight;
+  return 100.0 * double(top) / double(total);
+}
+
+std::vector<WeightedPath> exact_weights(const PathProfile& p, HptMetric m) {
+  std::vector<WeightedPath> v;
+  for (const auto& e : p.sorted()) {
+    uint64_t w = e.counts.count;
+    if (m == HptMetric::Events) w = e.counts.events;
+    if (m == HptMetric::Insns) w = e.counts.insns;
+    v.push_back({e.key, w});
+  }
+  return v;
+}
+
+std::vector<WeightedPath> hpt_weights(const HptAlgo& h) {
+  std::vector<WeightedPath> v;
+  for (const auto& x : h.contents()) v.push_back({x.key, x.acc});
+  return v;
+}
+
+}  // namespace hwprof::model

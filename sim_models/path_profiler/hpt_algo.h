@@ -1,0 +1,142 @@
+// The Hot Path Table of paper 000 section 5 as fixed by hwprof-spec.md
+// section 3.2 and docs/hpt.md: the control register, the index fold, the
+// metrics, the replacement policies and HptAlgo, which inserts one
+// descriptor at a time. Written once: the cycle model (hpt.h) commits
+// through it, the CLI and the accuracy study run it directly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "path_profile.h"
+#include "path_stack_algo.h"
+
+namespace hwprof::model {
+
+enum class HptIndex : unsigned { Plb = 0, Pb = 1 };
+enum class HptMetric : unsigned { Freq = 0, Events = 1, Insns = 2 };
+/// Replacement policies (docs/hpt.md, "Replacement").
+enum class HptPolicy : unsigned {
+  Lfu = 0,    ///< the paper: the new entry starts at its own metric
+  Ss = 1,     ///< Space-Saving: the new entry inherits the victim's count
+  Erode = 2,  ///< the victim loses the metric; the path enters when it is worn out
+};
+inline constexpr unsigned kHptPolicies = 3;
+
+/// The HPT control register HPT_CTRL (docs/hpt.md, "Registers").
+struct HptCtrl {
+  static constexpr unsigned kIndexBit = 0;
+  static constexpr unsigned kSkewBit = 1;
+  static constexpr unsigned kMetricLsb = 2;  // 2 bits
+  static constexpr unsigned kPolicyLsb = 4;  // 2 bits
+  static constexpr uint32_t kMask = 0x3f;
+
+  HptIndex index = HptIndex::Plb;
+  bool skew = true;  ///< each way folds with its own rotations (docs/hpt.md, "Index")
+  HptMetric metric = HptMetric::Freq;
+  HptPolicy policy = HptPolicy::Erode;
+
+  uint32_t pack() const {
+    return unsigned(index) << kIndexBit | unsigned(skew) << kSkewBit | unsigned(metric) << kMetricLsb |
+           unsigned(policy) << kPolicyLsb;
+  }
+  /// False when the metric or the policy field holds an undefined code.
+  static bool legal(uint32_t v);
+  static HptCtrl unpack(uint32_t v);
+  /// The reset value: plb, skewed, frequency, erode (what measures best).
+  static uint32_t reset_value() { return HptCtrl{}.pack(); }
+
+  static HptIndex parse_index(const std::string& s);
+  static HptMetric parse_metric(const std::string& s);
+  static HptPolicy parse_policy(const std::string& s);
+};
+const char* to_string(HptIndex i);
+const char* to_string(HptMetric m);
+const char* to_string(HptPolicy p);
+
+struct HptEntry {
+  bool valid = false;
+  PathKey key;
+  uint32_t acc = 0;
+  bool operator==(const HptEntry& o) const { return valid == o.valid && (!valid || (key == o.key && acc == o.acc)); }
+};
+
+/// What one insert did.
+enum class HptOutcome : unsigned {
+  Ignored = 0,  ///< incomplete descriptor
+  Hit = 1,
+  Fill = 2,     ///< miss into the lowest invalid way
+  Replace = 3,  ///< miss that evicted the victim
+  Reject = 4,   ///< erode: miss that only wore the victim down
+};
+
+struct HptResult {
+  HptOutcome outcome = HptOutcome::Ignored;
+  unsigned set = 0;
+  unsigned way = 0;
+  bool saturated = false;  ///< the accumulator clipped at 2^32-1
+};
+
+/// Statistics (the RTL's 32-bit saturating counters show these saturated).
+struct HptStats {
+  uint64_t descs = 0;  ///< completed descriptors inserted
+  uint64_t hits = 0;
+  uint64_t fills = 0;  ///< misses that filled an invalid way
+  uint64_t replacements = 0;
+  uint64_t rejects = 0;  ///< erode: misses that did not enter
+  uint64_t saturations = 0;
+  uint64_t ignored = 0;  ///< incomplete descriptors
+};
+
+class HptAlgo {
+ public:
+  /// sets: a power of two in 1..65536; ways in 1..4096; throws std::invalid_argument.
+  HptAlgo(unsigned sets = 128, unsigned ways = 4);
+
+  /// The set index of `k` in way `way` (docs/hpt.md, "Index").
+  static unsigned index(const PathKey& k, HptIndex ix, bool skew, unsigned set_bits, unsigned way);
+  /// The metric of one descriptor.
+  static uint32_t metric(const PathEntry& d, HptMetric m);
+
+  /// Inserts one emitted descriptor under `ctrl`.
+  HptResult insert(const Emission& e, const HptCtrl& ctrl);
+  /// Invalidates every entry (statistics are kept).
+  void clear();
+  /// Zeroes the statistics.
+  void clear_stats() { stats_ = HptStats{}; }
+  /// Invalidates every entry and zeroes the statistics.
+  void reset();
+
+  unsigned sets() const { return sets_; }
+  unsigned ways() const { return ways_; }
+  unsigned set_bits() const { return set_bits_; }
+  const HptEntry& entry(unsigned set, unsigned way) const { return table_[set * ways_ + way]; }
+  const HptStats& stats() const { return stats_; }
+  /// The valid entries in dump order (set-major, then way).
+  std::vector<HptEntry> contents() const;
+
+ private:
+  unsigned sets_, ways_, set_bits_;
+  std::vector<HptEntry> table_;
+  std::vector<unsigned> sets_of_;  // scratch: each way's set of the current key
+  HptStats stats_;
+};
+
+/// Overlap (spec section 8) between an exact weight list and a measured
+/// one: sum over the exact paths of min(coverage in exact, coverage in
+/// measured), in percent. Keys absent from `exact` contribute nothing.
+struct WeightedPath {
+  PathKey key;
+  uint64_t weight = 0;
+};
+double path_overlap(const std::vector<WeightedPath>& exact, const std::vector<WeightedPath>& measured);
+/// The oracle bound: the overlap of a table holding exactly the n heaviest
+/// paths of `exact` with exact weights (= their share of the total).
+double oracle_overlap(std::vector<WeightedPath> exact, size_t n);
+/// The exact profile's weights under a metric.
+std::vector<WeightedPath> exact_weights(const PathProfile& p, HptMetric m);
+/// The HPT contents as weights.
+std::vector<WeightedPath> hpt_weights(const HptAlgo& h);
+
+}  // namespace hwprof::model
