@@ -66,7 +66,7 @@ sim: deps build
 run: build
 	$(HWPROF) profile --unit queue --engine $(ENGINE) $(TRACE)
 	@echo
-	$(HWPROF) paths --mode bl --top 15 --engine $(ENGINE) $(TRACE)
+	$(HWPROF) profile --unit path --top 15 --engine $(ENGINE) $(TRACE)
 
 lint: deps
 	scripts/lint.sh
@@ -78,6 +78,8 @@ wave: build
 bench: deps build
 	python3 scripts/bench.py $(BUILD)
 	python3 scripts/bench_kpaths.py $(BUILD)
+	python3 scripts/bench_fabricate.py $(BUILD)
+	$(VENV)/bin/python scripts/bench_hpt.py $(BUILD)
 
 synth: deps-venv
 	HWPROF_VENV=$(abspath $(VENV)) python3 fpga/synth/synth.py

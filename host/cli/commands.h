@@ -20,5 +20,7 @@ void add_record_command(CLI::App& app, Global& g);
 void add_profile_command(CLI::App& app, Global& g);
 void add_paths_command(CLI::App& app, Global& g);
 void add_kpaths_command(CLI::App& app, Global& g);
+void add_fabricate_command(CLI::App& app, Global& g);
+void add_overlap_command(CLI::App& app, Global& g);
 
 }  // namespace hwprof::cli

@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
   hwprof::cli::add_profile_command(app, g);
   hwprof::cli::add_paths_command(app, g);
   hwprof::cli::add_kpaths_command(app, g);
+  hwprof::cli::add_fabricate_command(app, g);
+  hwprof::cli::add_overlap_command(app, g);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -84,17 +84,17 @@ HptAlgo::HptAlgo(unsigned sets, unsigned ways) : sets_(sets), ways_(ways), set_b
   table_.resize(size_t{sets} * ways);
 }
 
-unsigned HptAlgo::index(const PathKey& k, HptIndex ix, bool skew_on, unsigned set_bits, unsigned way) {
-  if (set_bits == 0) return 0;
+HptAlgo::Groups HptAlgo::fold_groups(const PathKey& k, HptIndex ix, unsigned set_bits) {
+  Groups g;
+  if (set_bits == 0) return g;
   // The folded vector (docs/hpt.md, "Index"): bits 29:0 = start[31:2],
   // 35:30 = length (zero under pb), 67:36 = dirs.
   const uint64_t lo = uint64_t{k.start >> 2} | uint64_t{ix == HptIndex::Plb ? k.length & 0x3fu : 0u} << 30 |
                       uint64_t{k.dirs} << 36;
   const uint32_t hi = k.dirs >> 28;  // bits 67:64
-  const unsigned skew = skew_on ? way : 0;
   const uint32_t mask = (1u << set_bits) - 1;
-  uint32_t idx = 0;
-  for (unsigned c = 0, lsb = 0; lsb < 68; ++c, lsb += set_bits) {
+  // Chunk c = v[c*b+b-1 : c*b], the last one zero-extended; group c mod b.
+  for (unsigned c = 0, lsb = 0, grp = 0; lsb < 68; ++c, lsb += set_bits, grp = grp + 1 == set_bits ? 0 : grp + 1) {
     uint32_t chunk;
     if (lsb >= 64)
       chunk = hi >> (lsb - 64);
@@ -102,9 +102,27 @@ unsigned HptAlgo::index(const PathKey& k, HptIndex ix, bool skew_on, unsigned se
       chunk = static_cast<uint32_t>(lo >> lsb) | hi << (64 - lsb);
     else
       chunk = static_cast<uint32_t>(lo >> lsb);
-    idx ^= rotl_bits(chunk & mask, skew * c, set_bits);  // chunk c of way w rotates by w*c
+    g.g[grp] ^= chunk & mask;
   }
-  return idx & mask;
+  return g;
+}
+
+unsigned HptAlgo::index_of_groups(const Groups& g, bool skew_on, unsigned set_bits, unsigned way) {
+  if (set_bits == 0) return 0;
+  uint32_t idx = 0;
+  if (!skew_on) {
+    for (unsigned r = 0; r < set_bits; ++r) idx ^= g.g[r];
+    return idx;
+  }
+  // Group r (the chunks with c mod b = r) of way w rotates by w*r mod b.
+  const unsigned step = way % set_bits;
+  for (unsigned r = 0, rot = 0; r < set_bits; ++r, rot = (rot + step) % set_bits)
+    idx ^= rotl_bits(g.g[r], rot, set_bits);
+  return idx;
+}
+
+unsigned HptAlgo::index(const PathKey& k, HptIndex ix, bool skew_on, unsigned set_bits, unsigned way) {
+  return index_of_groups(fold_groups(k, ix, set_bits), skew_on, set_bits, way);
 }
 
 uint32_t HptAlgo::metric(const PathEntry& d, HptMetric m) {
@@ -129,8 +147,10 @@ HptResult HptAlgo::insert(const Emission& e, const HptCtrl& ctrl) {
   unsigned hit_way = ways_, free_way = ways_, min_way = 0;
   sets_of_.resize(ways_);
   auto& sets_of = sets_of_;
+  const Groups groups = fold_groups(key, ctrl.index, set_bits_);
+  const unsigned plain = index_of_groups(groups, false, set_bits_, 0);  // every way's index without skew
   for (unsigned w = 0; w < ways_; ++w) {
-    const unsigned s = index(key, ctrl.index, ctrl.skew, set_bits_, w);
+    const unsigned s = ctrl.skew ? index_of_groups(groups, true, set_bits_, w) : plain;
     sets_of[w] = s;
     const HptEntry& x = entry(s, w);
     if (x.valid && x.key == key && hit_way == ways_) hit_way = w;
@@ -163,7 +183,7 @@ HptResult HptAlgo::insert(const Emission& e, const HptCtrl& ctrl) {
   // Hits add to the entry; ss inherits the victim's count; lfu, erode and
   // fills start from zero.
   uint32_t base = 0;
-  if (r.outcome == HptOutcome::Hit || (r.outcome == HptOutcome::Replace && ctrl.policy != HptPolicy::Lfu))
+  if (r.outcome == HptOutcome::Hit || (r.outcome == HptOutcome::Replace && ctrl.policy == HptPolicy::Ss))
     base = x.acc;
   x.valid = true;
   x.key = key;
@@ -197,13 +217,17 @@ double path_overlap(const std::vector<WeightedPath>& exact, const std::vector<We
     tm += p.weight;
   }
   if (te == 0 || tm == 0) return 0.0;
-  double sum = 0;
+  // Exact arithmetic: min(w/te, v/tm) = min(w*tm, v*te) / (te*tm), summed in
+  // 128 bits, so identical profiles give exactly 100 (a sum of doubles can
+  // land above it).
+  __extension__ using u128 = unsigned __int128;
+  u128 sum = 0;
   for (const auto& p : exact) {
     auto it = m.find(p.key);
     if (it == m.end()) continue;
-    sum += std::min(double(p.weight) / double(te), double(it->second) / double(tm));
+    sum += std::min(u128{p.weight} * tm, u128{it->second} * te);
   }
-  return 100.0 * sum;
+  return 100.0L * static_cast<long double>(sum) / (static_cast<long double>(te) * static_cast<long double>(tm));
 }
 
 double oracle_overlap(std::vector<WeightedPath> exact, size_t n) {

@@ -96,6 +96,16 @@ class HptAlgo {
 
   /// The set index of `k` in way `way` (docs/hpt.md, "Index").
   static unsigned index(const PathKey& k, HptIndex ix, bool skew, unsigned set_bits, unsigned way);
+  /// The index in two steps, so that insert() folds a key once for all its
+  /// ways: way w rotates chunk c by w*c mod b, which depends on c mod b
+  /// only, and a rotation distributes over XOR; so the chunks are first
+  /// XORed in b groups by c mod b (fold_groups), then each way rotates and
+  /// XORs the b groups (index_of_groups). index() = the two in a row.
+  struct Groups {
+    uint32_t g[16] = {};
+  };
+  static Groups fold_groups(const PathKey& k, HptIndex ix, unsigned set_bits);
+  static unsigned index_of_groups(const Groups& g, bool skew, unsigned set_bits, unsigned way);
   /// The metric of one descriptor.
   static uint32_t metric(const PathEntry& d, HptMetric m);
 

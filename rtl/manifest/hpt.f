@@ -1,0 +1,2 @@
+rtl/common/sdp_ram.sv
+rtl/path_profiler/hpt.sv
