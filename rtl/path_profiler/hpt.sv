@@ -30,9 +30,15 @@
 //     the counters.
 //   * Forwarding: the RAM read of a descriptor happens at the edge of the
 //     previous descriptor's S1 write; when that write went to the same way
-//     and address, the read data are undefined (sdp_ram), and S1 takes the
-//     written word from the forward register (fwd_*) instead. The valid
-//     bits need no forwarding (read in S1).
+//     and address (fwd_hit_q, compared at that edge), the fields it wrote
+//     read as undefined (sdp_ram), and S1 takes them from the forward
+//     register instead: the accumulator (fwd_acc_q) and, unless the write
+//     was a reject, the key, which is then the previous descriptor's key, so
+//     its compare is same_key_q (the two keys compared at accept). The valid
+//     bit of a write is set one edge later, from the forward register's way
+//     and index (so the valid rows are decoded from flops), and S1 sees it
+//     through fwd_hit_q meanwhile. Back-to-back descriptors to the same
+//     entry or set therefore run at one per clock.
 // Edge order (Hpt::step): S1 commits; then a register write (CTRL, STATUS,
 // CMD; a CMD clear / clear_stats wins over the S1 write of the same edge:
 // the descriptor in S1 is inserted and then cleared, its counts zeroed);
@@ -56,11 +62,13 @@
 // cycle), set-major then way. 1 + Sets*(1 + Ways) cycles plus backpressure.
 // Intake pauses for the whole walk, so the table does not change during it.
 //
-// Storage: one sdp_ram per way (Sets words of 102 bits: key 70 + acc 32,
-// block RAM, no reset); the Sets x Ways valid bits are flip-flops with
-// reset, so reset and clear take one cycle. Control state and counters reset
-// asynchronously; the S1 data and forward data registers have no reset
-// (qualified by s1_valid_q and fwd_valid_q).
+// Storage: one sdp_ram per way (Sets words of 102 bits: acc 31:0 and key
+// 101:32, each field with its own write enable so that a reject writes the
+// accumulator only; block RAM, no reset); the Sets x Ways valid bits are
+// flip-flops with reset, so reset and clear take one cycle (a clear also
+// cancels a valid bit still pending from the S1 write of its edge). Control state
+// and counters reset asynchronously; the S1 data, RAM read index and forward
+// data registers have no reset (qualified by s1_valid_q and fwd_valid_q).
 `default_nettype none
 `include "hwprof_assert.svh"
 
@@ -207,12 +215,19 @@ module hpt #(
   // The address each way RAM read last (no reset): the descriptor's
   // indices in S1, the walk's set in Emit.
   logic [SetW-1:0]    rd_idx_q [Ways];
-  // Forward register: the RAM word written at the last edge (data without
-  // reset, qualified by fwd_valid_q).
+  // Forward register: the RAM write of the last edge, unless a clear came
+  // with it (data without reset, qualified by fwd_valid_q). A write always
+  // writes the accumulator and, unless it is a reject, the key, which is
+  // then the key of the descriptor that was in S1; same_key_q says whether
+  // the descriptor now in S1 has that key (compared when it was accepted).
+  // fwd_valid_q also means "valid bit (fwd_idx_q, fwd_way_q) pending".
   logic               fwd_valid_q;
+  logic [Ways-1:0]    fwd_hit_q;     // way w's RAM read that written address
+  logic               fwd_key_q;     // the write included the key
   logic [WayW-1:0]    fwd_way_q;
   logic [SetW-1:0]    fwd_idx_q;
-  word_t              fwd_word_q;
+  logic [AccW-1:0]    fwd_acc_q;
+  logic               same_key_q;
 
   // ---------------------------------------------------------------------
   // Registers: decode.
@@ -328,6 +343,7 @@ module hpt #(
       s1_metric_q     <= in_metric;
       s1_incomplete_q <= in_incomplete_i;
       s1_policy_q     <= ctrl_q[CtrlPolicyLsb +: 2];
+      same_key_q      <= (in_key == s1_key_q);
     end
   end
 
@@ -339,6 +355,7 @@ module hpt #(
   logic [SetW-1:0] raddr [Ways];
   word_t           ram_rdata [Ways];
   logic            wr_en;       // S1 writes a word
+  logic            wr_key;      // ... including the key (not for a reject)
   logic [WayW-1:0] wr_way;
   logic [SetW-1:0] wr_idx;
   word_t           wr_word;
@@ -353,12 +370,17 @@ module hpt #(
       if (ram_re) rd_idx_q[w] <= raddr[w];
     end
 
+    logic way_we;
+    assign way_we = wr_en && (wr_way == WayW'(w));
+
+    // Low field: the accumulator; high field: the key.
     sdp_ram #(
       .Depth(Sets),
-      .Width(WordW)
+      .Width(WordW),
+      .LoW  (AccW)
     ) u_ram (
       .clk_i,
-      .we_i   (wr_en && (wr_way == WayW'(w))),
+      .we_i   ({way_we && wr_key, way_we}),
       .waddr_i(wr_idx),
       .wdata_i(wr_word),
       .re_i   (ram_re),
@@ -370,36 +392,26 @@ module hpt #(
   // ---------------------------------------------------------------------
   // S1: candidates, outcome, new word.
   //
-  // Way w's candidate is {ram_rdata[w], valid_q[rd_idx_q[w]][w]}, its word
-  // replaced by fwd_word_q when fwd_hit[w]. Timing and area structure (no
-  // effect on behaviour): the forward register's key is compared with the
-  // S1 key once (fwd_eq), so only the accumulators are muxed per way; each
-  // way's saturating sum and erode compare are computed in parallel straight
-  // from the candidates, and the outcome only selects among them.
+  // Way w's candidate is {ram_rdata[w], valid_q[rd_idx_q[w]][w]}, with the
+  // forward register's fields in place of the RAM's when fwd_hit_q[w]: the
+  // accumulator always, the key when the write included it (the key compare
+  // is then same_key_q), and the valid bit (set, pending in valid_q). One
+  // saturating adder serves the hit (the hit way's acc) and the ss
+  // replacement (the victim's acc, from the minimum search).
 
-  logic [Ways-1:0] fwd_hit;         // way w's candidate is fwd_word_q
-  logic            fwd_eq;          // fwd_word_q holds the S1 key
   logic [AccW-1:0] cand_acc [Ways];
   logic [Ways-1:0] cand_valid;
   logic [Ways-1:0] hit;
-  logic [Ways-1:0] add_sat;         // acc + m clips
-  logic [AccW-1:0] add_acc [Ways];  // sat(acc + m)
-  logic [Ways-1:0] gt_metric;       // acc > m
-  logic [AccW-1:0] s1_m;            // the metric, 32 bits
+  logic [AccW-1:0] s1_m;             // the metric, 32 bits
 
-  assign s1_m   = AccW'(s1_metric_q);
-  assign fwd_eq = (fwd_word_q.key == s1_key_q);
+  assign s1_m = AccW'(s1_metric_q);
 
   for (genvar w = 0; w < Ways; w++) begin : gen_cand
-    logic [AccW:0] sum;
-    assign fwd_hit[w]    = fwd_valid_q && (fwd_way_q == WayW'(w)) && (fwd_idx_q == rd_idx_q[w]);
-    assign cand_acc[w]   = fwd_hit[w] ? fwd_word_q.acc : ram_rdata[w].acc;
-    assign cand_valid[w] = valid_q[rd_idx_q[w]][w];
-    assign hit[w]        = cand_valid[w] && (fwd_hit[w] ? fwd_eq : (ram_rdata[w].key == s1_key_q));
-    assign sum           = {1'b0, cand_acc[w]} + {1'b0, s1_m};
-    assign add_sat[w]    = sum[AccW];
-    assign add_acc[w]    = sum[AccW] ? '1 : sum[AccW-1:0];
-    assign gt_metric[w]  = cand_acc[w] > s1_m;
+    logic key_eq;
+    assign cand_acc[w]   = fwd_hit_q[w] ? fwd_acc_q : ram_rdata[w].acc;
+    assign cand_valid[w] = valid_q[rd_idx_q[w]][w] || fwd_hit_q[w];
+    assign key_eq        = (fwd_hit_q[w] && fwd_key_q) ? same_key_q : (ram_rdata[w].key == s1_key_q);
+    assign hit[w]        = cand_valid[w] && key_eq;
   end
 
   // Lowest hitting way, lowest invalid way.
@@ -425,10 +437,13 @@ module hpt #(
   // Minimum acc, ties to the lowest way: a binary tree over the ways padded
   // to a power of two with all-ones leaves; a node takes its right (higher
   // ways) child only when that is strictly smaller, so among equal minima
-  // the lowest way wins (a padding leaf never beats a real way).
+  // the lowest way wins (a padding leaf never beats a real way). (Comparing
+  // every pair at once saves one comparator level for 4 ways but costs
+  // twice the comparators: it does not pay on an iCE40 UP5K.)
   localparam int unsigned Leaves = 1 << WayW;
   logic [AccW-1:0] leaf_acc [Leaves];
   logic [WayW-1:0] min_way;
+  logic [AccW-1:0] min_acc;  // the victim's acc
   for (genvar i = 0; i < Leaves; i++) begin : gen_leaf
     if (i < Ways) begin : gen_real
       assign leaf_acc[i] = cand_acc[i];
@@ -453,63 +468,91 @@ module hpt #(
       end
     end
     min_way = node_way[0];
+    min_acc = node_acc[0];
   end
 
   // Outcome of the descriptor in S1 (meaningful when it is complete).
   logic            commit;        // a complete descriptor commits
   logic            miss_full;     // no hit, every candidate valid
   logic            reject, replace, fill;
-  logic [WayW-1:0] pick_way;
-  word_t           picked;        // ram_rdata[pick_way]
-  key_t            victim_key;
+  logic [AccW-1:0] add_base;      // hit: the hit way's acc; else the victim's
+  logic [AccW:0]   add_sum;
+  logic            add_sat;       // add_base + m clips
+  logic [AccW-1:0] add_acc;       // sat(add_base + m)
   logic [AccW-1:0] acc_replace;
   logic            sat;           // the accumulator add clipped
-
-  // One word mux shared by S1 (the victim's key, for a reject) and the walk
-  // (the entry on the dump port): S1 is empty while the walk emits.
-  assign pick_way   = (state_q == StEmit) ? dump_way_q : min_way;
-  assign picked     = ram_rdata[pick_way];
-  assign victim_key = fwd_hit[min_way] ? fwd_word_q.key : picked.key;
 
   assign commit    = s1_valid_q && !s1_incomplete_q;
   assign miss_full = !hit_any && !free_any;
   assign fill      = !hit_any && free_any;
-  assign reject    = miss_full && (s1_policy_q == PolicyErode) && gt_metric[min_way];
+  assign reject    = miss_full && (s1_policy_q == PolicyErode) && (min_acc > s1_m);
   assign replace   = miss_full && !reject;
-  // Replace: ss inherits the victim's count; lfu and erode start from m.
-  assign acc_replace = (s1_policy_q == PolicySs) ? add_acc[min_way] : s1_m;
 
+  assign add_base = hit_any ? cand_acc[hit_way] : min_acc;
+  assign add_sum  = {1'b0, add_base} + {1'b0, s1_m};
+  assign add_sat  = add_sum[AccW];
+  assign add_acc  = add_sat ? '1 : add_sum[AccW-1:0];
+  // Replace: ss inherits the victim's count; lfu and erode start from m.
+  assign acc_replace = (s1_policy_q == PolicySs) ? add_acc : s1_m;
+
+  // The written word: the S1 key (a reject leaves the victim's key alone:
+  // the key field is not written) and the new accumulator.
   always_comb begin
     wr_word.key = s1_key_q;
     sat         = 1'b0;
     if (hit_any) begin
       wr_way      = hit_way;
-      wr_word.acc = add_acc[hit_way];
-      sat         = add_sat[hit_way];
+      wr_word.acc = add_acc;
+      sat         = add_sat;
     end else if (free_any) begin
       wr_way      = free_way;
       wr_word.acc = s1_m;
     end else if (reject) begin
       wr_way      = min_way;
-      wr_word.key = victim_key;
-      wr_word.acc = cand_acc[min_way] - s1_m;
+      wr_word.acc = min_acc - s1_m;
     end else begin
       wr_way      = min_way;
       wr_word.acc = acc_replace;
-      sat         = (s1_policy_q == PolicySs) && add_sat[min_way];
+      sat         = (s1_policy_q == PolicySs) && add_sat;
     end
   end
 
-  assign wr_en  = commit;
-  assign wr_idx = rd_idx_q[wr_way];
+  assign wr_en        = commit;
+  assign wr_key       = !reject;
+  assign wr_idx       = rd_idx_q[wr_way];
 
-  // Valid bits: reset and clear in one cycle; clear wins over the S1 write
-  // of the same edge. A write rewrites the whole row of its set (the other
-  // ways keep their bits), so the Ways flops of a row share one enable.
-  logic [Ways-1:0] wr_way_bit;  // the written way, one-hot
+  // Forward register. fwd_hit_q[w]: the RAM read of this edge (raddr) is
+  // the address written at this edge (for the descriptor entering S1).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fwd_valid_q <= 1'b0;
+      fwd_hit_q   <= '0;
+    end else begin
+      fwd_valid_q <= wr_en && !cmd_clear;
+      for (int unsigned w = 0; w < Ways; w++) begin
+        fwd_hit_q[w] <= wr_en && !cmd_clear && (wr_way == WayW'(w)) && (wr_idx == raddr[w]);
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (wr_en) begin
+      fwd_key_q <= wr_key;
+      fwd_way_q <= wr_way;
+      fwd_idx_q <= wr_idx;
+      fwd_acc_q <= wr_word.acc;
+    end
+  end
+
+  // Valid bits: reset and clear in one cycle. The bit of an S1 write is set
+  // at the next edge from the forward register (a clear at the write's edge
+  // cancels it, one at the next edge wins over it). A set rewrites the whole
+  // row (the other ways keep their bits), so the Ways flops of a row share
+  // one enable.
+  logic [Ways-1:0] fwd_way_bit;  // the pending way, one-hot
   always_comb begin
-    wr_way_bit         = '0;
-    wr_way_bit[wr_way] = 1'b1;
+    fwd_way_bit            = '0;
+    fwd_way_bit[fwd_way_q] = 1'b1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -517,30 +560,13 @@ module hpt #(
       valid_q <= '{default: '0};
     end else if (cmd_clear) begin
       valid_q <= '{default: '0};
-    end else if (wr_en) begin
-      valid_q[wr_idx] <= valid_q[wr_idx] | wr_way_bit;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      fwd_valid_q <= 1'b0;
-    end else begin
-      fwd_valid_q <= wr_en;
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (wr_en) begin
-      fwd_way_q  <= wr_way;
-      fwd_idx_q  <= wr_idx;
-      fwd_word_q <= wr_word;
+    end else if (fwd_valid_q) begin
+      valid_q[fwd_idx_q] <= valid_q[fwd_idx_q] | fwd_way_bit;
     end
   end
 
   // ---------------------------------------------------------------------
   // Dump walk.
-
 
   always_comb begin
     state_d    = state_q;
@@ -588,19 +614,23 @@ module hpt #(
   end
 
   // In Emit every way RAM holds set dump_set_q's word and rd_idx_q[w] =
-  // dump_set_q, so cand_valid is the set's valid row.
+  // dump_set_q, so cand_valid is the set's valid row (the S1 read muxes
+  // serve the walk too).
+  word_t dump_word;
+  assign dump_word     = ram_rdata[dump_way_q];
   assign dump_valid_o  = (state_q == StEmit) && cand_valid[dump_way_q];
   assign dump_set_o    = dump_set_q;
   assign dump_way_o    = dump_way_q;
-  assign dump_start_o  = picked.key.start;
-  assign dump_length_o = picked.key.length;
-  assign dump_dirs_o   = picked.key.dirs;
-  assign dump_acc_o    = picked.acc;
+  assign dump_start_o  = dump_word.key.start;
+  assign dump_length_o = dump_word.key.length;
+  assign dump_dirs_o   = dump_word.key.dirs;
+  assign dump_acc_o    = dump_word.acc;
   assign dump_busy_o   = !idle;
 
   // ---------------------------------------------------------------------
-  // Statistics: 32-bit counters that stop at all ones; clear_stats wins over
-  // an increment of the same edge.
+  // Statistics: 32-bit counters that stop at all ones (the increment's carry
+  // out says the counter is full); clear_stats wins over an increment of the
+  // same edge.
 
   localparam int unsigned NumStats = 8;
   logic [NumStats-1:0] st_inc;
@@ -616,13 +646,15 @@ module hpt #(
                    commit};                                   // 0 descs
 
   for (genvar k = 0; k < NumStats; k++) begin : gen_stat
+    logic [StatW:0] next;
+    assign next = {1'b0, st_q[k]} + (StatW + 1)'(1);
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         st_q[k] <= '0;
       end else if (cmd_clear_stats) begin
         st_q[k] <= '0;
-      end else if (st_inc[k] && !(&st_q[k])) begin
-        st_q[k] <= st_q[k] + StatW'(1);
+      end else if (st_inc[k] && !next[StatW]) begin
+        st_q[k] <= next[StatW-1:0];
       end
     end
   end
@@ -661,8 +693,8 @@ module hpt #(
     endcase
   end
 
-  // The low two address bits are not part of the fold (instructions are at
-  // least 2-byte aligned on the targets of interest); they are in the key.
+  // The fold uses start[31:2] (docs/hpt.md, "Index"); the low two bits are
+  // part of the key only.
   logic [1:0] unused_start_lo;
   assign unused_start_lo = in_start_i[1:0];
   // CTRL holds 6 bits, STATUS and CMD use the low 3; the rest of a write is
@@ -683,13 +715,19 @@ module hpt #(
   `HWPROF_ASSERT(DumpDataHeld, dump_valid_o && !dump_ready_i |=>
                  $stable({dump_set_o, dump_way_o, dump_start_o, dump_length_o, dump_dirs_o, dump_acc_o}))
   `HWPROF_ASSERT(DumpWayInRange, dump_way_q <= WayW'(Ways - 1))
+  for (genvar w = 0; w < Ways; w++) begin : gen_assert_way
+    // The walk reads the valid bits through the S1 read index.
+    logic [SetW-1:0] rd_idx;
+    assign rd_idx = rd_idx_q[w];
+    `HWPROF_ASSERT(EmitReadsDumpSet, state_q == StEmit |-> rd_idx == dump_set_q)
+  end
   // The table is frozen while the walk reads it: S1 is empty after Drain.
   `HWPROF_ASSERT(S1EmptyDuringWalk, s1_valid_q |-> state_q == StIdle || state_q == StDrain)
   `HWPROF_ASSERT(NoIntakeDuringDump, dump_busy_o |-> !go)
   // Exactly one outcome per complete descriptor; the forward register
   // matches at most one way.
   `HWPROF_ASSERT(OneOutcome, commit |-> $onehot({hit_any, fill, replace, reject}))
-  `HWPROF_ASSERT(ForwardAtMostOneWay, $onehot0(fwd_hit))
+  `HWPROF_ASSERT(ForwardAtMostOneWay, $onehot0(fwd_hit_q))
   `HWPROF_ASSERT(SaturationOnlyOnAdd, commit && sat |-> hit_any || (replace && s1_policy_q == PolicySs))
   // HITS + FILLS + REPLACEMENTS + REJECTS = DESCS until a counter saturates.
   logic             st_any_full;

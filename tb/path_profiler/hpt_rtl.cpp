@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "Vhpt_s128_w4.h"
+#include "Vhpt_s16_w8.h"
 #include "Vhpt_s1_w4.h"
 #include "Vhpt_s4_w2.h"
 #include "harness.h"
@@ -72,7 +73,7 @@ class HptRtlT final : public HptRtl {
 }  // namespace
 
 const std::vector<HptConfig>& hpt_configs() {
-  static const std::vector<HptConfig> c = {{128, 4}, {4, 2}, {1, 4}};
+  static const std::vector<HptConfig> c = {{128, 4}, {4, 2}, {1, 4}, {16, 8}};
   return c;
 }
 
@@ -85,9 +86,11 @@ std::unique_ptr<HptRtl> make_hpt_rtl(const HptConfig& cfg, const SimEnv& env, co
     p = std::make_unique<HptRtlT<Vhpt_s4_w2>>(env, wave_name, seed);
   else if (cfg.sets == 1 && cfg.ways == 4)
     p = std::make_unique<HptRtlT<Vhpt_s1_w4>>(env, wave_name, seed);
+  else if (cfg.sets == 16 && cfg.ways == 8)
+    p = std::make_unique<HptRtlT<Vhpt_s16_w8>>(env, wave_name, seed);
   else
-    throw std::invalid_argument(
-        fmt::format("hpt {} sets x {} ways has no RTL build (Verilated: 128x4, 4x2, 1x4)", cfg.sets, cfg.ways));
+    throw std::invalid_argument(fmt::format(
+        "hpt {} sets x {} ways has no RTL build (Verilated: 128x4, 4x2, 1x4, 16x8)", cfg.sets, cfg.ways));
   p->reset();
   return p;
 }

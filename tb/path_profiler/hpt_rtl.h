@@ -29,7 +29,7 @@ using HptRtl = RtlEngine<model::Hpt>;
 
 /// Configurations with a Verilated hpt (see tb/CMakeLists.txt): 128 x 4 (the
 /// default, first), 4 x 2 (tiny: a set fills after two paths), 1 x 4 (fully
-/// associative).
+/// associative), 16 x 8 (eight ways: a three-level minimum search).
 const std::vector<HptConfig>& hpt_configs();
 /// Throws std::invalid_argument for a configuration that was not Verilated.
 std::unique_ptr<HptRtl> make_hpt_rtl(const HptConfig& cfg, const SimEnv& env, const std::string& wave_name,

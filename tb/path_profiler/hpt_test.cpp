@@ -10,9 +10,13 @@
 // descriptor stream.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "gtest_util.h"
 #include "hpt_rtl.h"
@@ -893,7 +897,7 @@ TEST_P(HptConfigTest, RandomLockstepWithBubblesBackpressureCtrlAndCommands) {
   EXPECT_GT(total.dumps, seeds);
 }
 
-INSTANTIATE_TEST_SUITE_P(Configs, HptConfigTest, ::testing::ValuesIn(hwprof::tb::hpt_configs()),
+INSTANTIATE_TEST_SUITE_P(HptConfigs, HptConfigTest, ::testing::ValuesIn(hwprof::tb::hpt_configs()),
                          [](const auto& i) { return i.param.name(); });
 
 // ------------------------------------------------------------- real traces
@@ -925,6 +929,7 @@ std::vector<TraceCase> trace_cases() {
   for (const auto& p : hwprof::tb::shipped_traces()) {
     v.push_back({p, "default", HptCtrl::reset_value()});
     v.push_back({p, "lfu", ctrl(HptPolicy::Lfu)});
+    v.push_back({p, "ss_insns_pb", ctrl(HptIndex::Pb, false, HptMetric::Insns, HptPolicy::Ss)});
   }
   return v;
 }
@@ -934,8 +939,10 @@ void PrintTo(const TraceCase& c, std::ostream* os) { *os << c.path << " " << c.m
 class HptRealTrace : public ::testing::TestWithParam<TraceCase> {};
 
 // Every descriptor of the trace back to back through RTL and model in
-// lock-step (128 x 4), with one dump in mid-stream; the final dump equals
-// HptAlgo run straight over the descriptors, and so do the counters.
+// lock-step (128 x 4; the reset CTRL, lfu, and pb without skew with the
+// insns metric under ss), with one dump in mid-stream and 5% backpressure
+// on the dumps; the final dump equals HptAlgo run straight over the
+// descriptors, and so do the counters.
 TEST_P(HptRealTrace, LockstepEveryCycleAndFinalTableEqualsHptAlgo) {
   const TraceCase tc = GetParam();
   SimEnv env = SimEnv::from_env();
@@ -970,6 +977,7 @@ TEST_P(HptRealTrace, LockstepEveryCycleAndFinalTableEqualsHptAlgo) {
     EXPECT_EQ(drv.read(HptCsr::Fills), st.fills);
     EXPECT_EQ(drv.read(HptCsr::Replacements), st.replacements);
     EXPECT_EQ(drv.read(HptCsr::Rejects), st.rejects);
+    EXPECT_EQ(drv.read(HptCsr::Saturations), st.saturations);
     EXPECT_EQ(drv.read(HptCsr::Ignored), st.ignored);
     EXPECT_EQ(drv.read(HptCsr::StallCycles), drv.stalls());
     std::printf("[trace] %s %s: %zu descriptors (%llu hits, %llu fills, %llu replacements, %llu rejects, "
@@ -983,7 +991,7 @@ TEST_P(HptRealTrace, LockstepEveryCycleAndFinalTableEqualsHptAlgo) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Shipped, HptRealTrace, ::testing::ValuesIn(trace_cases()),
+INSTANTIATE_TEST_SUITE_P(HptShipped, HptRealTrace, ::testing::ValuesIn(trace_cases()),
                          [](const auto& i) { return hwprof::tb::trace_test_name(i.param.path) + "_" + i.param.mode; });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(HptRealTrace);
 
