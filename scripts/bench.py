@@ -88,6 +88,32 @@ for t in traces:
             lines.append(f"| {name} | {mode} | {e} | {s['records']} | {s['emitted']} | {cyc or '-'} | {rpc} | "
                          f"{w:.2f} | {s['records'] / w:,.0f} | {cps} |")
 lines += ["", "Wall time covers the whole command, including validating the trace."]
+
+
+def profile_path(trace, *args):
+    t0 = time.perf_counter()
+    out = subprocess.run([hwprof, "-q", "profile", "--unit", "path", "--json", "--top", "1", *args, trace],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out), time.perf_counter() - t0
+
+
+lines += ["", "## Whole path profiler: front end + HPT (hwprof profile --unit path)", "",
+          "Records offered every cycle (BL, HPT 128 x 4, default CTRL). feed cycles run from the first record to the",
+          "last descriptor committed in the HPT (records/clock is the profiler's throughput: the HPT takes one",
+          "descriptor per clock, so nothing backs up); dump cycles are the readout (1 + 128 x 5 busy cycles plus the",
+          "command). The rtl engine is the Verilated path_profiler; the model engine the functional models.", "",
+          "| trace | engine | records | descriptors | feed cycles | records/clock | dump cycles | wall s | simulated cycles/s |",
+          "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+for t in traces:
+    name = os.path.basename(t).split(".")[0]
+    for e in ("model", "rtl"):
+        j, w = profile_path(t, "--engine", e)
+        s = j["stats"]
+        feed = s.get("feed_cycles")
+        rpc = f"{s['records'] / feed:.4f}" if feed else "-"
+        cps = f"{s['cycles'] / w:,.0f}" if feed else "-"
+        lines.append(f"| {name} | {e} | {s['records']} | {s['emitted']} | {feed or '-'} | {rpc} | "
+                     f"{s.get('dump_cycles', '-')} | {w:.2f} | {cps} |")
 synth = "build/synth/results.md"
 lines += ["", "## FPGA", ""]
 if os.path.exists(synth):

@@ -231,7 +231,11 @@ void run_path(const ProfileOpts& o, const Global& g) {
                   {"hpt_descs", hs.descs},   {"hpt_hits", hs.hits},       {"hpt_fills", hs.fills},
                   {"hpt_replacements", hs.replacements}, {"hpt_rejects", hs.rejects},
                   {"hpt_ignored", hs.ignored}};
-    if (run.cycles) j["stats"]["cycles"] = run.cycles;
+    if (run.cycles) {
+      j["stats"]["cycles"] = run.cycles;
+      j["stats"]["feed_cycles"] = run.feed_cycles;
+      j["stats"]["dump_cycles"] = run.dump_cycles;
+    }
     const char* metric_field = ctrl.metric == model::HptMetric::Insns    ? "insns"
                                : ctrl.metric == model::HptMetric::Events ? "events"
                                                                          : nullptr;

@@ -50,6 +50,8 @@ ProfilerRun run_rtl(const std::string& trace, const ProfilerOptions& cfg, uint64
   run.frontend.overflows = res.frontend.overflows;
   run.frontend.empty_pops = res.frontend.empty_pops;
   run.cycles = res.cycles;
+  run.feed_cycles = res.feed_cycles;
+  run.dump_cycles = res.dump_cycles;
   return run;
 }
 

@@ -39,6 +39,8 @@ struct ProfilerRun {
   model::PathStackStats frontend;        ///< the front end's counters
   std::optional<model::PathProfile> exact;  ///< the exact profile of the same run, if the engine has it
   uint64_t cycles = 0;                   ///< clock cycles (RTL engines only)
+  uint64_t feed_cycles = 0;  ///< RTL: from the first record offered until the last descriptor is in the HPT
+  uint64_t dump_cycles = 0;  ///< RTL: from the dump command until the dump ends
 };
 
 /// engine: "model" or "rtl"; `branches` (the trace's branch record count)
