@@ -54,12 +54,7 @@ class HptRtlT final : public HptRtl {
     Hpt::Out o;
     o.in_ready = t.in_ready_o;
     o.dump_valid = t.dump_valid_o;
-    o.dump.set = t.dump_set_o;
-    o.dump.way = t.dump_way_o;
-    o.dump.key.start = t.dump_start_o;
-    o.dump.key.length = static_cast<uint8_t>(t.dump_length_o);
-    o.dump.key.dirs = t.dump_dirs_o;
-    o.dump.acc = t.dump_acc_o;
+    o.dump = read_dump_port(t);
     o.dump_busy = t.dump_busy_o;
     o.csr_rdata = t.csr_rdata_o;
     h_.tick();
@@ -108,20 +103,24 @@ std::string LockstepTraits<Hpt>::describe(const Hpt::In& in) {
       int(in.dump_ready), int(in.csr_we), in.csr_addr, in.csr_wdata);
 }
 
+void add_dump_fields(std::vector<Field>& f, const Hpt::DumpEntry& e, const Hpt::DumpEntry& a, bool v) {
+  f.push_back({"dump.set", e.set, a.set, v});
+  f.push_back({"dump.way", e.way, a.way, v});
+  f.push_back({"dump.start", e.key.start, a.key.start, v});
+  f.push_back({"dump.length", e.key.length, a.key.length, v});
+  f.push_back({"dump.dirs", e.key.dirs, a.key.dirs, v});
+  f.push_back({"dump.acc", e.acc, a.acc, v});
+}
+
 std::vector<Field> LockstepTraits<Hpt>::fields(const Hpt::Out& e, const Hpt::Out& a) {
-  const bool v = e.dump_valid;
-  return {
+  std::vector<Field> f = {
       {"in_ready", e.in_ready, a.in_ready},
       {"dump_valid", e.dump_valid, a.dump_valid},
-      {"dump.set", e.dump.set, a.dump.set, v},
-      {"dump.way", e.dump.way, a.dump.way, v},
-      {"dump.start", e.dump.key.start, a.dump.key.start, v},
-      {"dump.length", e.dump.key.length, a.dump.key.length, v},
-      {"dump.dirs", e.dump.key.dirs, a.dump.key.dirs, v},
-      {"dump.acc", e.dump.acc, a.dump.acc, v},
       {"dump_busy", e.dump_busy, a.dump_busy},
       {"csr_rdata", e.csr_rdata, a.csr_rdata},
   };
+  add_dump_fields(f, e.dump, a.dump, e.dump_valid);
+  return f;
 }
 
 }  // namespace hwprof::tb

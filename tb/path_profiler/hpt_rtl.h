@@ -27,6 +27,22 @@ inline void PrintTo(const HptConfig& c, std::ostream* os) { *os << c.name(); }
 
 using HptRtl = RtlEngine<model::Hpt>;
 
+/// The dump port of a Verilated hpt or path_profiler (same port names).
+template <typename Top>
+model::Hpt::DumpEntry read_dump_port(const Top& t) {
+  model::Hpt::DumpEntry d;
+  d.set = t.dump_set_o;
+  d.way = t.dump_way_o;
+  d.key.start = t.dump_start_o;
+  d.key.length = static_cast<uint8_t>(t.dump_length_o);
+  d.key.dirs = t.dump_dirs_o;
+  d.acc = t.dump_acc_o;
+  return d;
+}
+/// Scoreboard fields of a dumped entry (compared while `valid`).
+void add_dump_fields(std::vector<Field>& f, const model::Hpt::DumpEntry& e, const model::Hpt::DumpEntry& a,
+                     bool valid);
+
 /// Configurations with a Verilated hpt (see tb/CMakeLists.txt): 128 x 4 (the
 /// default, first), 4 x 2 (tiny: a set fills after two paths), 1 x 4 (fully
 /// associative), 16 x 8 (eight ways: a three-level minimum search).

@@ -46,12 +46,7 @@ class PathProfilerRtlT final : public RtlEngine<PathProfiler> {
     PathProfiler::Out o;
     o.rec_ready = t.rec_ready_o;
     o.dump_valid = t.dump_valid_o;
-    o.dump.set = t.dump_set_o;
-    o.dump.way = t.dump_way_o;
-    o.dump.key.start = t.dump_start_o;
-    o.dump.key.length = static_cast<uint8_t>(t.dump_length_o);
-    o.dump.key.dirs = t.dump_dirs_o;
-    o.dump.acc = t.dump_acc_o;
+    o.dump = read_dump_port(t);
     o.dump_busy = t.dump_busy_o;
     o.csr_rdata = t.csr_rdata_o;
     h_.tick();
@@ -98,19 +93,14 @@ std::string LockstepTraits<PathProfiler>::describe(const PathProfiler::In& in) {
 }
 
 std::vector<Field> LockstepTraits<PathProfiler>::fields(const PathProfiler::Out& e, const PathProfiler::Out& a) {
-  const bool v = e.dump_valid;
-  return {
+  std::vector<Field> f = {
       {"rec_ready", e.rec_ready, a.rec_ready},
       {"dump_valid", e.dump_valid, a.dump_valid},
       {"dump_busy", e.dump_busy, a.dump_busy},
       {"csr_rdata", e.csr_rdata, a.csr_rdata},
-      {"dump.set", e.dump.set, a.dump.set, v},
-      {"dump.way", e.dump.way, a.dump.way, v},
-      {"dump.start", e.dump.key.start, a.dump.key.start, v},
-      {"dump.length", e.dump.key.length, a.dump.key.length, v},
-      {"dump.dirs", e.dump.key.dirs, a.dump.key.dirs, v},
-      {"dump.acc", e.dump.acc, a.dump.acc, v},
   };
+  add_dump_fields(f, e.dump, a.dump, e.dump_valid);
+  return f;
 }
 
 }  // namespace hwprof::tb

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "hpt_rtl.h"
 #include "path_frontend_rtl.h"
 #include "path_profiler.h"
 
