@@ -8,7 +8,7 @@
 #include "Vhpt_s16_w8.h"
 #include "Vhpt_s1_w4.h"
 #include "Vhpt_s4_w2.h"
-#include "harness.h"
+#include "rtl_base.h"
 
 namespace hwprof::tb {
 
@@ -19,25 +19,22 @@ std::string HptConfig::name() const { return fmt::format("s{}_w{}", sets, ways);
 namespace {
 
 template <typename V>
-class HptRtlT final : public HptRtl {
+class HptRtlT final : public RtlBase<Hpt, V> {
  public:
-  HptRtlT(const SimEnv& env, const std::string& name, uint64_t seed) : h_(env, name, seed) {}
-  uint64_t cycles() const override { return h_.cycle(); }
-  void flush_wave() override { h_.flush(); }
-  std::string wave_path() const override { return h_.wave_path(); }
+  using RtlBase<Hpt, V>::RtlBase;
 
   void reset() override {
-    auto& t = h_.top();
+    auto& t = this->h_.top();
     t.in_valid_i = 0;
     t.dump_ready_i = 0;
     t.csr_we_i = 0;
     t.csr_addr_i = 0;
     t.csr_wdata_i = 0;
-    h_.reset();
+    this->h_.reset();
   }
 
   Hpt::Out step(const Hpt::In& in) override {
-    auto& t = h_.top();
+    auto& t = this->h_.top();
     const auto& d = in.in_desc;
     t.in_valid_i = in.in_valid;
     t.in_start_i = d.start;
@@ -50,19 +47,16 @@ class HptRtlT final : public HptRtl {
     t.csr_we_i = in.csr_we;
     t.csr_addr_i = in.csr_addr & 0xf;
     t.csr_wdata_i = in.csr_wdata;
-    h_.eval();
+    this->h_.eval();
     Hpt::Out o;
     o.in_ready = t.in_ready_o;
     o.dump_valid = t.dump_valid_o;
     o.dump = read_dump_port(t);
     o.dump_busy = t.dump_busy_o;
     o.csr_rdata = t.csr_rdata_o;
-    h_.tick();
+    this->h_.tick();
     return o;
   }
-
- private:
-  Harness<V> h_;
 };
 
 }  // namespace

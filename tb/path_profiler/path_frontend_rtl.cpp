@@ -10,7 +10,7 @@
 #include "Vpath_stack_d16_l32.h"
 #include "Vpath_stack_d1_l1.h"
 #include "Vpath_stack_d4_l8.h"
-#include "harness.h"
+#include "rtl_base.h"
 
 namespace hwprof::tb {
 
@@ -49,18 +49,6 @@ void put_words(W& dst, const std::array<uint32_t, 4>& w) {
     e.depth = t.p##depth_o;                                                            \
     return e;                                                                          \
   }()
-
-template <typename Model, typename V>
-class RtlBase : public RtlEngine<Model> {
- public:
-  RtlBase(const SimEnv& env, const std::string& name, uint64_t seed) : h_(env, name, seed) {}
-  uint64_t cycles() const override { return h_.cycle(); }
-  void flush_wave() override { h_.flush(); }
-  std::string wave_path() const override { return h_.wave_path(); }
-
- protected:
-  Harness<V> h_;
-};
 
 template <typename V>
 class PathClassifierRtlT final : public RtlBase<PathClassifier, V> {

@@ -6,7 +6,7 @@
 
 #include "Vpath_profiler_q2_d4_l8_s4_w2.h"
 #include "Vpath_profiler_q4_d16_l32_s128_w4.h"
-#include "harness.h"
+#include "rtl_base.h"
 
 namespace hwprof::tb {
 
@@ -17,24 +17,21 @@ std::string ProfilerConfig::name() const { return fmt::format("{}_s{}_w{}", path
 namespace {
 
 template <typename V>
-class PathProfilerRtlT final : public RtlEngine<PathProfiler> {
+class PathProfilerRtlT final : public RtlBase<PathProfiler, V> {
  public:
-  PathProfilerRtlT(const SimEnv& env, const std::string& name, uint64_t seed) : h_(env, name, seed) {}
-  uint64_t cycles() const override { return h_.cycle(); }
-  void flush_wave() override { h_.flush(); }
-  std::string wave_path() const override { return h_.wave_path(); }
+  using RtlBase<PathProfiler, V>::RtlBase;
 
   void reset() override {
-    auto& t = h_.top();
+    auto& t = this->h_.top();
     t.rec_valid_i = 0;
     t.dump_ready_i = 0;
     t.csr_we_i = 0;
     t.csr_addr_i = 0;
     t.csr_wdata_i = 0;
-    h_.reset();
+    this->h_.reset();
   }
   PathProfiler::Out step(const PathProfiler::In& in) override {
-    auto& t = h_.top();
+    auto& t = this->h_.top();
     t.rec_valid_i = in.rec_valid;
     const auto w = in.rec_data.pack();
     for (size_t i = 0; i < w.size(); ++i) t.rec_data_i[i] = w[i];
@@ -42,19 +39,16 @@ class PathProfilerRtlT final : public RtlEngine<PathProfiler> {
     t.csr_we_i = in.csr_we;
     t.csr_addr_i = in.csr_addr & 0x1f;
     t.csr_wdata_i = in.csr_wdata;
-    h_.eval();
+    this->h_.eval();
     PathProfiler::Out o;
     o.rec_ready = t.rec_ready_o;
     o.dump_valid = t.dump_valid_o;
     o.dump = read_dump_port(t);
     o.dump_busy = t.dump_busy_o;
     o.csr_rdata = t.csr_rdata_o;
-    h_.tick();
+    this->h_.tick();
     return o;
   }
-
- private:
-  Harness<V> h_;
 };
 
 }  // namespace
