@@ -1,0 +1,1 @@
+# phase/detector: configurations, engines and lock-step tests (see tb/CMakeLists.txt)

@@ -1,0 +1,1 @@
+# phase/markov: configurations, engines and lock-step tests (see tb/CMakeLists.txt)

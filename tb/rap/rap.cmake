@@ -1,0 +1,1 @@
+# rap/rap: configurations, engines and lock-step tests (see tb/CMakeLists.txt)
