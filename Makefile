@@ -79,6 +79,7 @@ bench: deps build
 	python3 scripts/bench.py $(BUILD)
 	python3 scripts/bench_kpaths.py $(BUILD)
 	python3 scripts/bench_fabricate.py $(BUILD)
+	python3 scripts/bench_critpath.py $(BUILD)
 	$(VENV)/bin/python scripts/bench_hpt.py $(BUILD)
 
 synth: deps-venv

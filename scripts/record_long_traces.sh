@@ -8,7 +8,11 @@
 # as scripts/record_traces.sh; the files are shipped, so a rerun is only
 # needed to regenerate them (package versions change the traces).
 #
-# usage: scripts/record_long_traces.sh [HWPROF] [NAME...]   NAME: cc1 sqlite3_long
+# cc1_full is the same cc1 run capped at FULL_INSNS (default 200 M; the
+# whole run is longer than 470 M): the phase study's long trace
+# (docs/results.md, "Phase quality"), 200 intervals of 1 M instructions.
+#
+# usage: scripts/record_long_traces.sh [HWPROF] [NAME...]   NAME: cc1 sqlite3_long cc1_full
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,10 +37,13 @@ for n in "${names[@]}"; do
     cc1)
       (cd "$inputs" && "${base_env[@]}" "$hwprof" record --max-insns "$max_insns" -o "$out/cc1.hwpt.zst" -- \
         "$cc1" -quiet -O2 cc1_input.c -o /dev/null < /dev/null > /dev/null) ;;
+    cc1_full)
+      (cd "$inputs" && "${base_env[@]}" "$hwprof" record --max-insns "${FULL_INSNS:-200000000}" -o "$out/cc1_full.hwpt.zst" -- \
+        "$cc1" -quiet -O2 cc1_input.c -o /dev/null < /dev/null > /dev/null) ;;
     sqlite3_long)
       (cd "$inputs" && "${base_env[@]}" "$hwprof" record --max-insns "$max_insns" -o "$out/sqlite3_long.hwpt.zst" -- \
         "$(command -v sqlite3)" -batch :memory: < sqlite_long.sql > /dev/null) ;;
-    *) echo "unknown long trace '$n' (cc1 sqlite3_long)" >&2; exit 2 ;;
+    *) echo "unknown long trace '$n' (cc1 sqlite3_long cc1_full)" >&2; exit 2 ;;
   esac
   "$hwprof" trace validate "$out/$n.hwpt.zst"
 done
