@@ -50,8 +50,11 @@ def main():
     exe = os.path.join(build, "host/analyses/bench_hpt")
     if not os.access(exe, os.X_OK):
         sys.exit(f"bench_hpt: {exe} not found (build first: make build)")
+    # cc1_full (200 M instructions) is the phase study's trace; the HPT study
+    # keeps the two 25 M-instruction long traces.
     traces = sorted(glob.glob(os.path.join(root, "tests/traces/*.hwpt.zst"))) + \
-        sorted(glob.glob(os.path.join(root, "tests/traces/long/*.hwpt.zst")))
+        [t for t in sorted(glob.glob(os.path.join(root, "tests/traces/long/*.hwpt.zst")))
+         if not os.path.basename(t).startswith("cc1_full")]
     if not traces:
         sys.exit("bench_hpt: no traces in tests/traces")
     cmd = [exe, "--window", str(a.window), "--jobs", str(a.jobs), "--grid", a.grid] + traces
