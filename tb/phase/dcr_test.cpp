@@ -1,0 +1,721 @@
+// Lock-step tests of the DCR phase tracker (rtl/phase/dcr_tracker.sv)
+// against its cycle model (sim_models/phase/dcr_tracker.h): every cycle
+// every output of the RTL is compared with the model through the scoreboard
+// (results masked by res_valid, the register read data every cycle). The
+// stimulus is the replay driver (sim_models/phase/dcr_replay.h) that the CLI
+// uses, applied to the lock-step engine. Directed cases first (the paper's
+// Fig. 1 program, recursion, overflow, LRU eviction, predictor training,
+// registers, commands, backpressure, reset), with their expected results
+// written out by hand from docs/dcr.md; then seeded random programs with
+// bubbles, backpressure, register writes and commands; then every shipped
+// real trace, whose results must also equal DcrAlgo run straight over it.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dcr_algo.h"
+#include "dcr_replay.h"
+#include "dcr_rtl.h"
+#include "gtest_util.h"
+
+using hwprof::model::BranchRecord;
+using hwprof::model::DcrAlgo;
+using hwprof::model::DcrCsr;
+using hwprof::model::DcrReplayConfig;
+using hwprof::model::DcrResult;
+using hwprof::model::DcrTracker;
+using hwprof::model::kDcrCmdClearStats;
+using hwprof::model::kDcrCmdClearTable;
+using hwprof::model::kDcrCmdRestart;
+using hwprof::model::RecordSource;
+using hwprof::tb::DcrConfig;
+using hwprof::tb::LockstepMismatch;
+using hwprof::tb::SimEnv;
+using hwprof::tb::Throttle;
+namespace flag = hwprof::model::dcr_flag;
+
+namespace {
+
+const DcrConfig kDefault{32, 64, 256};
+const DcrConfig kTiny{4, 2, 4};
+
+constexpr uint8_t kBr = 0, kJmp = 1, kIjmp = 2, kCall = 3, kIcall = 4, kRet = 5;
+
+BranchRecord rec(uint8_t kind, uint32_t pc, uint32_t target, bool taken, uint8_t ilen, uint16_t insns = 10) {
+  BranchRecord r;
+  r.kind = kind;
+  r.pc = pc;
+  r.target = target;
+  r.taken = taken;
+  r.ilen = ilen;
+  r.insns = insns;
+  r.events = 3;
+  return r;
+}
+BranchRecord call(uint32_t pc, uint32_t target) { return rec(kCall, pc, target, true, 5); }
+BranchRecord ret(uint32_t pc, uint32_t target) { return rec(kRet, pc, target, true, 1); }
+BranchRecord back(uint32_t pc, uint32_t target) { return rec(kBr, pc, target, true, 6); }
+BranchRecord fwd(uint32_t pc) { return rec(kBr, pc, pc + 0x10, false, 6); }
+
+RecordSource vec_source(const std::vector<BranchRecord>& v) {
+  auto i = std::make_shared<size_t>(0);
+  return [&v, i](BranchRecord& r) {
+    if (*i >= v.size()) return false;
+    r = v[(*i)++];
+    return true;
+  };
+}
+void add(std::vector<BranchRecord>& v, const BranchRecord& r, unsigned times = 1) {
+  for (unsigned i = 0; i < times; ++i) v.push_back(r);
+}
+
+std::vector<unsigned> phases(const std::vector<DcrResult>& r) {
+  std::vector<unsigned> p;
+  for (const auto& x : r) p.push_back(x.phase);
+  return p;
+}
+std::vector<unsigned> depths(const std::vector<DcrResult>& r) {
+  std::vector<unsigned> p;
+  for (const auto& x : r) p.push_back(x.sig_depth);
+  return p;
+}
+
+/// A lock-step engine of `cfg` for the running test.
+hwprof::tb::DcrLockstep lockstep(const DcrConfig& cfg, uint64_t seed) {
+  SimEnv env = SimEnv::from_env();
+  return hwprof::tb::make_dcr_lockstep(cfg, env, hwprof::tb::current_test_name(), seed);
+}
+
+/// Runs `recs` through a fresh lock-step engine with INTERVAL = `interval`.
+hwprof::model::DcrReplayResult run(const DcrConfig& cfg, const std::vector<BranchRecord>& recs, uint32_t interval,
+                                   DcrReplayConfig rc = {}) {
+  SimEnv env = SimEnv::from_env();
+  auto ls = lockstep(cfg, env.seed);
+  rc.interval = interval;
+  return hwprof::model::replay_dcr(ls, vec_source(recs), rc);
+}
+
+// The Fig. 1 program of paper 003 (the same layout as the model's unit
+// test, tests/model/dcr_algo_test.cpp): _start calls main (0x1000) from
+// 0x100; main calls func1 (0x2000, loop1 = [0x2010, 0x2040]) from 0x1010,
+// runs loop0 = [0x1020, 0x1060] and calls func3 (0x3000, loop3 = [0x3010,
+// 0x3030]) from 0x1080. Every record is 10 instructions, the interval 100.
+std::vector<BranchRecord> fig1() {
+  std::vector<BranchRecord> v;
+  add(v, call(0x0100, 0x1000));
+  add(v, call(0x1010, 0x2000));
+  add(v, back(0x2040, 0x2010), 18);                      // intervals 1, 2: loop1
+  add(v, rec(kBr, 0x2040, 0x2010, false, 6));            // loop1 exits by fall-through
+  add(v, ret(0x2050, 0x1015));                           // back in main
+  add(v, rec(kJmp, 0x1060, 0x1020, true, 2), 18);        // intervals 3, 4: loop0
+  add(v, rec(kBr, 0x1030, 0x1070, true, 6));             // loop0 exits by a taken branch
+  add(v, call(0x1080, 0x3000));
+  add(v, back(0x3030, 0x3010), 28);                      // intervals 5, 6, 7: loop3
+  add(v, ret(0x3050, 0x1085));
+  add(v, call(0x1010, 0x2000));
+  add(v, back(0x2040, 0x2010), 18);                      // intervals 8, 9: loop1 again
+  return v;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- directed
+
+// Hand values (docs/dcr.md; derived interval by interval in
+// tests/model/dcr_algo_test.cpp): the signature is what stayed on the stack
+// for the whole interval: interval 1 nothing (everything was pushed in it),
+// 2 main-func1-loop1, 3 main, 4 main-loop0, 5 main, 6-7 main-func3-loop3, 8
+// main, 9 main-func1-loop1 again.
+TEST(DcrTracker, Fig1ProgramGivesOnePhasePerCodeRegion) {
+  const auto r = run(kDefault, fig1(), 100);
+  EXPECT_EQ(phases(r.results), (std::vector<unsigned>{0, 1, 2, 3, 2, 4, 4, 2, 1}));
+  EXPECT_EQ(depths(r.results), (std::vector<unsigned>{0, 3, 1, 2, 1, 3, 3, 1, 3}));
+  ASSERT_EQ(r.results.size(), 9u);
+  EXPECT_EQ(r.results[0].sig_hash, hwprof::model::DcrStack::kEmptyHash);
+  EXPECT_EQ(r.results[2].sig_hash, 0x92DE35C5u);  // main alone, computed by hand in the unit test
+  EXPECT_EQ(r.results[8].sig_hash, r.results[1].sig_hash);
+  EXPECT_EQ(r.results[0].flags, flag::kNew | flag::kChanged);
+  EXPECT_EQ(r.results[4].flags, flag::kChanged | flag::kScored);
+  EXPECT_EQ(r.results[4].predicted, 3);
+  EXPECT_EQ(r.results[6].flags, flag::kScored | flag::kCorrect);
+  EXPECT_EQ(r.stats.records, 90u);
+  EXPECT_EQ(r.stats.intervals, 9u);
+  EXPECT_EQ(r.stats.pushes, 8u);  // main func1 loop1 loop0 func3 loop3 func1 loop1
+  EXPECT_EQ(r.stats.pops, 5u);    // loop1, func1, loop0, loop3 + func3
+  EXPECT_EQ(r.stats.new_phases, 5u);
+  EXPECT_EQ(r.stats.scored, 8u);
+  // Predictions scored right: interval 7 (4 after 4) only; interval 9 was
+  // predicted from slot 2, trained with 4 at interval 6 -> wrong.
+  EXPECT_EQ(r.stats.correct, 1u);
+  EXPECT_EQ(r.stats.overflows + r.stats.recursions + r.stats.resyncs + r.stats.evictions, 0u);
+  // Each of the first 8 interval ends holds the next record for Sig + 64
+  // Search + Update + Wait + Out = 68 cycles (the result is taken at once);
+  // the 9th ends with the last record.
+  EXPECT_EQ(r.stats.stall_cycles, 8u * 68u);
+  // Feed: 90 records + 8 x 68 stalls; drain: 68 busy STATUS reads + 1 idle.
+  EXPECT_EQ(r.feed_cycles, 90u + 8u * 68u + 69u);
+}
+
+TEST(DcrTracker, RecursionFreezesStackAndReturnToCallerResyncs) {
+  std::vector<BranchRecord> v;
+  add(v, call(0x100, 0x1000));   // main
+  add(v, call(0x1010, 0x2000));  // f (returns to 0x1015)
+  add(v, call(0x2010, 0x3000));  // g (returns to 0x2015)
+  add(v, fwd(0x3000), 7);        // interval 1 ends (10 records)
+  add(v, call(0x3010, 0x2000));  // g calls f: mutual recursion, bit on f (entry 1)
+  add(v, call(0x2020, 0x2000));  // f calls f: direct recursion, bit on f again
+  add(v, back(0x2040, 0x2030), 4);  // frozen: no loop push
+  add(v, ret(0x2050, 0x2025));   // inner f returns into f: no match
+  add(v, ret(0x2050, 0x3015));   // f returns into g: no match
+  add(v, ret(0x3050, 0x2015));   // g returns into f: g's entry is above the boundary: no match
+  add(v, fwd(0x2000));           // interval 2 ends (10 records): main, f, g stable, recursion + skip
+  add(v, ret(0x2050, 0x1015));   // the outer f returns to main: resync, f and g flushed
+  add(v, call(0x1020, 0x4000));  // normal again: pushed
+  add(v, fwd(0x4000), 8);        // interval 3 ends
+  add(v, fwd(0x4000), 10);       // interval 4 ends: main, h
+  const auto r = run(kDefault, v, 100);
+  ASSERT_EQ(r.results.size(), 4u);
+  EXPECT_EQ(depths(r.results), (std::vector<unsigned>{0, 3, 1, 2}));
+  EXPECT_EQ(r.results[1].flags & (flag::kRecursion | flag::kSkip), flag::kRecursion | flag::kSkip);
+  EXPECT_EQ(r.results[2].flags & (flag::kRecursion | flag::kSkip), 0);
+  EXPECT_EQ(r.stats.recursions, 2u);
+  EXPECT_EQ(r.stats.resyncs, 1u);
+  EXPECT_EQ(r.stats.pushes, 4u);  // main f g h
+  EXPECT_EQ(r.stats.pops, 2u);    // f and g at the resync
+  EXPECT_EQ(r.status & 4u, 0u);   // skip off at the end
+}
+
+TEST(DcrTracker, OverflowRefusesPushFlagsIntervalAndResyncs) {
+  // Depth 4: five nested calls; the fifth overflows.
+  std::vector<BranchRecord> v;
+  add(v, call(0x100, 0x1000));
+  add(v, call(0x1010, 0x2000));
+  add(v, call(0x2010, 0x3000));
+  add(v, call(0x3010, 0x4000));  // returns to 0x3015
+  add(v, call(0x4010, 0x5000));  // refused: overflow, skip
+  add(v, back(0x5040, 0x5010), 5);  // frozen
+  // interval 1 ends (10 records): depth 0 (all pushed in it), overflow + skip
+  add(v, ret(0x5050, 0x4015));   // the lost frame: no match
+  add(v, ret(0x4050, 0x3015));   // entry 3's frame returns: resync, 1 pop
+  add(v, back(0x3040, 0x3020));  // a loop push fills the stack again
+  add(v, back(0x3038, 0x3030));  // a nested loop on a full stack: overflow
+  add(v, fwd(0x3000), 6);        // interval 2 ends
+  add(v, ret(0x3050, 0x2015));   // matches entry 2: flushes entries 2 and 3
+  add(v, fwd(0x2000), 9);        // interval 3 ends: no overflow in it
+  const auto r = run(kTiny, v, 100);
+  ASSERT_EQ(r.results.size(), 3u);
+  EXPECT_EQ(r.results[0].flags & (flag::kOverflow | flag::kSkip), flag::kOverflow | flag::kSkip);
+  EXPECT_EQ(r.results[1].flags & (flag::kOverflow | flag::kSkip), flag::kOverflow | flag::kSkip);
+  EXPECT_EQ(r.results[2].flags & (flag::kOverflow | flag::kSkip), 0);
+  EXPECT_EQ(depths(r.results), (std::vector<unsigned>{0, 3, 2}));
+  EXPECT_EQ(r.stats.overflows, 2u);
+  EXPECT_EQ(r.stats.resyncs, 2u);
+  EXPECT_EQ(r.stats.pushes, 5u);
+  EXPECT_EQ(r.stats.pops, 3u);
+}
+
+TEST(DcrTracker, LruEvictionInTwoSlotTable) {
+  // Signatures: E (empty), S1 = [F1], S2 = [F2]. Intervals: E S1 E S2 E S1.
+  // Slots: E -> 0 (id 0), S1 -> 1 (id 1), E hit, S2 evicts slot 1 (stamp 1 <
+  // 2) -> id 2, E hit, S1 misses and evicts slot 1 (stamp 3 < 4) -> id 3.
+  std::vector<BranchRecord> v;
+  add(v, call(0x100, 0x1000));
+  add(v, fwd(0x1000), 9);
+  add(v, fwd(0x1000), 10);
+  add(v, ret(0x1050, 0x105));
+  add(v, call(0x200, 0x2000));
+  add(v, fwd(0x2000), 8);
+  add(v, fwd(0x2000), 10);
+  add(v, ret(0x2050, 0x205));
+  add(v, call(0x100, 0x1000));
+  add(v, fwd(0x1000), 8);
+  add(v, fwd(0x1000), 10);
+  const auto r = run(kTiny, v, 100);
+  EXPECT_EQ(phases(r.results), (std::vector<unsigned>{0, 1, 0, 2, 0, 3}));
+  ASSERT_EQ(r.results.size(), 6u);
+  const uint8_t ne = flag::kNew | flag::kEvict;
+  EXPECT_EQ(r.results[1].flags & ne, flag::kNew);
+  EXPECT_EQ(r.results[2].flags & ne, 0);
+  EXPECT_EQ(r.results[3].flags & ne, ne);
+  EXPECT_EQ(r.results[5].flags & ne, ne);
+  EXPECT_EQ(r.stats.evictions, 2u);
+  EXPECT_EQ(r.stats.new_phases, 4u);
+  // Each end holds the records for 1 + 2 + 1 + 1 + 1 = 6 cycles.
+  EXPECT_EQ(r.stats.stall_cycles, 5u * 6u);
+}
+
+TEST(DcrTracker, MarkovPredictorLearnsTwoPhaseCycle) {
+  // A = [F1] stable, B = [F2] stable; the switch happens in an interval's
+  // first records, so each such interval's signature is the empty run (E).
+  // Intervals: E A E B E A E B ...: phases 0 1 0 2 0 1 0 2 0.
+  // Slot 0 alternates between 1 and 2, so after E the prediction is the
+  // phase before the previous one (wrong); 1 -> 0 and 2 -> 0 are learnt.
+  std::vector<BranchRecord> v;
+  add(v, call(0x100, 0x1000));
+  add(v, fwd(0x1000), 9);  // 1: E (F1 pushed in it)
+  add(v, fwd(0x1000), 10);  // 2: A
+  for (int k = 0; k < 2; ++k) {
+    add(v, ret(0x1050, 0x105));
+    add(v, call(0x200, 0x2000));
+    add(v, fwd(0x2000), 8);   // E
+    add(v, fwd(0x2000), 10);  // B
+    add(v, ret(0x2050, 0x205));
+    add(v, call(0x100, 0x1000));
+    add(v, fwd(0x1000), 8);   // E
+    add(v, fwd(0x1000), 10);  // A
+  }
+  const auto r = run(kDefault, v, 100);
+  // Phases: E=0, A=1, E, B=2, E, A, E, B, E, A.
+  EXPECT_EQ(phases(r.results), (std::vector<unsigned>{0, 1, 0, 2, 0, 1, 0, 2, 0, 1}));
+  // Predictions made at each end (slot[p] if trained else p), and scoring:
+  //  1 E: pred 0.            2 A: scored (0 vs 1 wrong), s0=1, pred s1? untrained -> 1
+  //  3 E: wrong (1 vs 0), s1=0, pred s0=1.   4 B: wrong (1 vs 2), s0=2, pred 2
+  //  5 E: wrong (2 vs 0), s2=0, pred s0=2.   6 A: wrong (2 vs 1), s0=1, pred s1=0
+  //  7 E: right, s1=0, pred s0=1.            8 B: wrong (1 vs 2), s0=2, pred s2=0
+  //  9 E: right, s2=0, pred s0=2.           10 A: wrong (2 vs 1), s0=1, pred s1=0
+  ASSERT_EQ(r.results.size(), 10u);
+  const unsigned want_pred[] = {0, 1, 1, 2, 2, 0, 1, 0, 2, 0};
+  for (size_t i = 0; i < 10; ++i) EXPECT_EQ(r.results[i].predicted, want_pred[i]) << "interval " << i + 1;
+  EXPECT_EQ(r.stats.scored, 9u);
+  EXPECT_EQ(r.stats.correct, 2u);
+}
+
+TEST(DcrTracker, IllegalZeroIntervalSetsErrAndKeepsValue) {
+  SimEnv env = SimEnv::from_env();
+  auto ls = lockstep(kDefault, env.seed);
+  DcrTracker::In in;
+  auto rd = [&](DcrCsr a) {
+    in = {};
+    in.csr_addr = unsigned(a);
+    return ls.step(in).csr_rdata;
+  };
+  auto wr = [&](DcrCsr a, uint32_t v) {
+    in = {};
+    in.csr_we = true;
+    in.csr_addr = unsigned(a);
+    in.csr_wdata = v;
+    ls.step(in);
+  };
+  EXPECT_EQ(rd(DcrCsr::Interval), 1000000u);  // reset value
+  EXPECT_EQ(rd(DcrCsr::Params), 32u | 8u << 8 | 64u << 16);
+  wr(DcrCsr::Interval, 250);
+  EXPECT_EQ(rd(DcrCsr::Interval), 250u);
+  wr(DcrCsr::Interval, 0);
+  EXPECT_EQ(rd(DcrCsr::Interval), 250u);
+  EXPECT_EQ(rd(DcrCsr::Status) & 1u, 1u);
+  wr(DcrCsr::Status, 0);  // W1C with 0: stays
+  EXPECT_EQ(rd(DcrCsr::Status) & 1u, 1u);
+  wr(DcrCsr::Status, 1);
+  EXPECT_EQ(rd(DcrCsr::Status) & 1u, 0u);
+  // Writes to read-only registers change nothing.
+  wr(DcrCsr::Records, 77);
+  wr(DcrCsr::Params, 77);
+  EXPECT_EQ(rd(DcrCsr::Records), 0u);
+  EXPECT_EQ(rd(DcrCsr::Status), 0u);
+}
+
+// docs/phase.md: a legal INTERVAL write restarts the count; 0 is rejected
+// and keeps both the value and the count. Records of 60 instructions,
+// INTERVAL 100.
+TEST(DcrTracker, IntervalWriteRestartsCountAndZeroKeepsIt) {
+  SimEnv env = SimEnv::from_env();
+  auto ls = lockstep(kDefault, env.seed);
+  DcrTracker::In in;
+  auto wr = [&](DcrCsr a, uint32_t v) {
+    in = {};
+    in.csr_we = true;
+    in.csr_addr = unsigned(a);
+    in.csr_wdata = v;
+    in.rec_valid = true;  // a record offered in the same cycle is not taken
+    in.rec = rec(kBr, 0x10, 0x20, false, 6, 60);
+    EXPECT_FALSE(ls.step(in).rec_ready);
+  };
+  auto feed = [&] {  // one 60-instruction record, then wait until idle
+    in = {};
+    in.rec_valid = true;
+    in.rec = rec(kBr, 0x10, 0x20, false, 6, 60);
+    in.res_ready = true;
+    ASSERT_TRUE(ls.step(in).rec_ready);
+    in = {};
+    in.res_ready = true;
+    in.csr_addr = unsigned(DcrCsr::Status);
+    for (int g = 0; ls.step(in).csr_rdata & 2u; ++g) ASSERT_LT(g, 200);
+  };
+  auto intervals = [&] {
+    in = {};
+    in.csr_addr = unsigned(DcrCsr::Intervals);
+    return ls.step(in).csr_rdata;
+  };
+  wr(DcrCsr::Interval, 100);
+  feed();                     // count 60
+  wr(DcrCsr::Interval, 100);  // count 0
+  feed();                     // 60
+  EXPECT_EQ(intervals(), 0u);
+  feed();                     // 120: end, count 20
+  EXPECT_EQ(intervals(), 1u);
+  feed();                     // 80
+  wr(DcrCsr::Interval, 0);    // rejected: err, value and count kept
+  feed();                     // 140: end
+  EXPECT_EQ(intervals(), 2u);
+  in = {};
+  in.csr_addr = unsigned(DcrCsr::Interval);
+  EXPECT_EQ(ls.step(in).csr_rdata, 100u);
+}
+
+TEST(DcrTracker, CommandsRestartClearTableClearStatsAndErrWhenBusy) {
+  SimEnv env = SimEnv::from_env();
+  auto ls = lockstep(kDefault, env.seed);
+  std::vector<BranchRecord> v;
+  add(v, call(0x100, 0x1000));
+  add(v, call(0x1010, 0x2000));
+  add(v, fwd(0x2000), 8);  // interval 1 ends with the 10th record
+  add(v, fwd(0x2000), 3);
+  // Cycle plan: cycle 0 writes INTERVAL; records from cycle 1; record 10 is
+  // taken in cycle 10 and the sequence runs in cycles 11..78 (Out at 78):
+  // a CMD in cycle 20 (busy) is ignored with err. A restart in cycle 85
+  // (idle: 3 more records were taken in 79..81) empties the stack.
+  DcrReplayConfig rc;
+  rc.interval = 100;
+  bool hooked = false;
+  rc.hook = [&](uint64_t c, DcrTracker::In& in) {
+    if (c == 20 || c == 85) {
+      in.csr_we = true;
+      in.csr_addr = unsigned(DcrCsr::Cmd);
+      in.csr_wdata = c == 20 ? kDcrCmdClearTable | kDcrCmdClearStats : kDcrCmdRestart;
+      hooked = true;
+    }
+  };
+  const auto r = hwprof::model::replay_dcr(ls, vec_source(v), rc);
+  EXPECT_TRUE(hooked);
+  ASSERT_EQ(r.results.size(), 1u);
+  EXPECT_EQ(r.status & 1u, 1u);              // err from the busy command
+  EXPECT_EQ(r.status >> 8 & 0xffu, 0u);      // the restart emptied the stack
+  EXPECT_EQ(r.stats.records, 13u);           // the busy clear_stats was ignored
+  EXPECT_EQ(r.stats.intervals, 1u);
+  // clear_table and clear_stats when idle.
+  DcrTracker::In in;
+  in.csr_we = true;
+  in.csr_addr = unsigned(DcrCsr::Cmd);
+  in.csr_wdata = kDcrCmdClearTable | kDcrCmdClearStats;
+  ls.step(in);
+  in = {};
+  in.csr_addr = unsigned(DcrCsr::Records);
+  EXPECT_EQ(ls.step(in).csr_rdata, 0u);
+  // The same signature again gets id 0 (table cleared), flagged new.
+  std::vector<BranchRecord> w;
+  add(w, fwd(0x10), 10);
+  DcrReplayConfig rc2;
+  rc2.interval = 100;
+  const auto r2 = hwprof::model::replay_dcr(ls, vec_source(w), rc2);
+  ASSERT_EQ(r2.results.size(), 1u);
+  EXPECT_EQ(r2.results[0].phase, 0);
+  EXPECT_EQ(r2.results[0].flags, flag::kNew | flag::kChanged);
+}
+
+TEST(DcrTracker, ResultBackpressureStallsRecordsAndLosesNothing) {
+  SimEnv env = SimEnv::from_env();
+  std::vector<BranchRecord> v = fig1();
+  const auto base = run(kDefault, v, 100);
+  for (int pct : {50, 95}) {
+    auto ls = lockstep(kDefault, env.seed + pct);
+    DcrReplayConfig rc;
+    rc.interval = 100;
+    Throttle stall(env.seed + pct, pct), idle(env.seed + 7 * pct, 30);
+    rc.stall = [&] { return stall(); };
+    rc.idle = [&] { return idle(); };
+    const auto r = hwprof::model::replay_dcr(ls, vec_source(v), rc);
+    EXPECT_EQ(r.results, base.results) << pct << "% backpressure";
+    EXPECT_EQ(r.stats.records, 90u);
+  }
+}
+
+TEST(DcrTracker, ResetMidStreamRestartsClean) {
+  SimEnv env = SimEnv::from_env();
+  const std::vector<BranchRecord> v = fig1();
+  // (Verilator 5.006 deadlocks when a model is destroyed while another
+  // context is alive: the reference run comes first.)
+  const auto base = run(kDefault, v, 100);
+  auto ls = lockstep(kDefault, env.seed);
+  DcrReplayConfig rc;
+  rc.interval = 100;
+  // Stop feeding in the middle of an interval-end sequence: 55 records.
+  std::vector<BranchRecord> half(v.begin(), v.begin() + 55);
+  DcrTracker::In in;
+  in.csr_we = true;
+  in.csr_addr = unsigned(DcrCsr::Interval);
+  in.csr_wdata = 100;
+  ls.step(in);
+  in = {};
+  size_t i = 0;
+  for (int c = 0; c < 200 && i < half.size(); ++c) {
+    in.rec_valid = true;
+    in.rec = half[i];
+    in.res_ready = c % 3 == 0;
+    in.csr_addr = unsigned(c % 16);
+    if (ls.step(in).rec_ready) ++i;
+  }
+  ls.reset();  // both sides: the RTL's asynchronous reset, the model's reset()
+  const auto r = hwprof::model::replay_dcr(ls, vec_source(v), rc);
+  EXPECT_EQ(r.results, base.results);
+  EXPECT_EQ(r.stats.records, 90u);
+}
+
+TEST(DcrHarness, ScoreboardReportsFirstMismatchOfFaultyModel) {
+  SimEnv env = SimEnv::from_env();
+  auto ls = lockstep(kDefault, env.seed);
+  hwprof::model::DcrParams p = kDefault.params();
+  p.sig_entries = 63;  // the model searches one slot less: Out comes a cycle early
+  ls.model() = DcrTracker(p);
+  ls.model().reset();
+  try {
+    DcrReplayConfig rc;
+    rc.interval = 100;
+    hwprof::model::replay_dcr(ls, vec_source(fig1()), rc);
+    FAIL() << "the faulty model was not caught";
+  } catch (const LockstepMismatch& e) {
+    const std::string r = e.what();
+    EXPECT_NE(r.find("dcr_tracker"), std::string::npos) << r;
+    EXPECT_NE(r.find("seed " + std::to_string(env.seed)), std::string::npos) << r;
+  }
+}
+
+// ------------------------------------------------------------------ random
+
+namespace {
+
+// A random program: 8 functions 0x1000 apart, each with 4 loops (loop l =
+// [f + 0x100 l + 0x10, f + 0x100 l + 0x50]); a record is a call (to a random
+// function, so recursion happens; sometimes indirect), a return to the
+// caller (sometimes to a wrong address), a loop back edge (sometimes not
+// taken: an exit), a forward branch inside or out of a loop, an indirect
+// jump, or (rarely) a record with random addresses. Instruction counts are
+// mostly small, sometimes large.
+class ProgramGen {
+ public:
+  explicit ProgramGen(uint64_t seed) : rng_(seed) {}
+  BranchRecord next() {
+    BranchRecord r;
+    const uint32_t f = frames_.empty() ? 0x1000 : frames_.back().func;
+    const unsigned x = rng_() % 100;
+    r.insns = static_cast<uint16_t>(rng_() % 200 ? 1 + rng_() % 30 : rng_() % 65536);
+    r.events = static_cast<uint8_t>(rng_());
+    r.taken = true;
+    if (x < 14 && frames_.size() < 48) {
+      r.kind = rng_() % 4 ? kCall : kIcall;
+      r.pc = f + 0x10 * static_cast<uint32_t>(rng_() % 0x80);
+      r.target = 0x1000 * static_cast<uint32_t>(1 + rng_() % 8);
+      r.ilen = static_cast<uint8_t>(2 + rng_() % 6);
+      frames_.push_back({r.target, r.pc + r.ilen});
+    } else if (x < 28) {
+      r.kind = kRet;
+      r.pc = f + 0xff0;
+      r.ilen = 1;
+      if (frames_.empty() || rng_() % 20 == 0) {
+        r.target = static_cast<uint32_t>(rng_());
+      } else {
+        r.target = frames_.back().ret;
+        frames_.pop_back();
+      }
+    } else if (x < 60) {
+      // Two back edges per loop start (ends + 0x40 and + 0x30): the same
+      // start with another end is another loop.
+      const uint32_t l = static_cast<uint32_t>(rng_() % 4);
+      r.kind = rng_() % 3 ? kBr : kJmp;
+      r.target = f + 0x100 * l + 0x10;
+      r.pc = r.target + (rng_() % 4 ? 0x40 : 0x30);
+      r.ilen = 6;
+      r.taken = r.kind == kJmp || rng_() % 5 != 0;
+    } else if (x < 88) {
+      r.kind = kBr;
+      r.pc = f + static_cast<uint32_t>(rng_() % 0x800);
+      r.target = r.pc + static_cast<uint32_t>(rng_() % 0x200);
+      r.ilen = 6;
+      r.taken = rng_() & 1;
+    } else if (x < 97) {
+      r.kind = kIjmp;
+      r.pc = f + static_cast<uint32_t>(rng_() % 0x800);
+      r.target = f + static_cast<uint32_t>(rng_() % 0x1000);
+      r.ilen = 2;
+    } else {
+      r.kind = static_cast<uint8_t>(rng_() % 6);
+      r.pc = static_cast<uint32_t>(rng_());
+      r.target = static_cast<uint32_t>(rng_());
+      r.taken = r.kind != kBr || (rng_() & 1);
+      r.ilen = static_cast<uint8_t>(rng_() % 16);
+    }
+    return r;
+  }
+  std::mt19937_64& rng() { return rng_; }
+
+ private:
+  struct Frame {
+    uint32_t func, ret;
+  };
+  std::mt19937_64 rng_;
+  std::vector<Frame> frames_;
+};
+
+}  // namespace
+
+class DcrConfigTest : public ::testing::TestWithParam<DcrConfig> {};
+
+// Random programs through every configuration with the seed sweep's
+// bubbles and backpressure, random INTERVAL writes (legal and 0), random
+// commands (also while busy), STATUS writes and a reset in the middle; the
+// register read address rotates so every counter is compared every 16
+// cycles.
+TEST_P(DcrConfigTest, RandomProgramsLockstepWithBubblesBackpressureAndCommands) {
+  const DcrConfig cfg = GetParam();
+  SimEnv env = SimEnv::from_env();
+  const unsigned seeds = env.seeds ? env.seeds : 8;
+  uint64_t results = 0, recs = 0;
+  // What the model saw (before the reset and at the end; a random
+  // clear_stats loses some): every corner must be reached.
+  uint64_t recursions = 0, resyncs = 0, overflows = 0, evictions = 0, correct = 0;
+  for (uint64_t s = env.seed; s < env.seed + seeds; ++s) {
+    auto ls = lockstep(cfg, s);
+    auto tally = [&] {
+      const auto& st = ls.model().algo().stats();
+      recursions += st.recursions;
+      resyncs += st.resyncs;
+      overflows += st.overflows;
+      evictions += st.evictions;
+      correct += st.correct;
+    };
+    ProgramGen gen(s);
+    Throttle idle(s * 3 + 1, env.idle_for(s)), stall(s * 5 + 2, env.stall_for(s));
+    auto& rng = gen.rng();
+    try {
+      DcrTracker::In in;
+      in.csr_we = true;
+      in.csr_addr = unsigned(DcrCsr::Interval);
+      // Short intervals (many ends) for the small tables, longer ones for
+      // the default configuration (more records per interval end).
+      in.csr_wdata = cfg.sig_entries > 8 ? 400 + static_cast<uint32_t>(rng() % 4000)
+                                         : 50 + static_cast<uint32_t>(rng() % 400);
+      ls.step(in);
+      BranchRecord cur = gen.next();
+      bool offering = false;
+      for (uint64_t c = 0; c < 20000; ++c) {
+        if (c == 10000) {
+          tally();
+          ls.reset();
+        }
+        in = {};
+        if (!offering && !idle()) offering = true;
+        in.rec_valid = offering;
+        in.rec = cur;
+        in.res_ready = !stall();
+        in.csr_addr = unsigned(c % 16);
+        const unsigned w = static_cast<unsigned>(rng() % 1000);
+        if (w < 3) {
+          in.csr_we = true;
+          in.csr_addr = unsigned(DcrCsr::Interval);
+          in.csr_wdata = w == 0 ? 0 : 20 + static_cast<uint32_t>(rng() % 500);
+        } else if (w < 6) {
+          in.csr_we = true;
+          in.csr_addr = unsigned(DcrCsr::Cmd);
+          in.csr_wdata = static_cast<uint32_t>(rng() % 8);
+        } else if (w < 8) {
+          in.csr_we = true;
+          in.csr_addr = unsigned(rng() % 16);
+          in.csr_wdata = static_cast<uint32_t>(rng());
+        }
+        const auto o = ls.step(in);
+        if (o.res_valid && in.res_ready) ++results;
+        if (offering && o.rec_ready) {
+          offering = false;
+          ++recs;
+          cur = gen.next();
+        }
+      }
+      tally();
+    } catch (const LockstepMismatch& e) {
+      FAIL() << cfg.name() << " seed " << s << ": " << e.what();
+    }
+  }
+  std::printf("[random] %s: %u seeds, %llu records, %llu results; %llu recursions, %llu resyncs, %llu overflows, "
+              "%llu evictions, %llu correct predictions\n",
+              cfg.name().c_str(), seeds, static_cast<unsigned long long>(recs),
+              static_cast<unsigned long long>(results), static_cast<unsigned long long>(recursions),
+              static_cast<unsigned long long>(resyncs), static_cast<unsigned long long>(overflows),
+              static_cast<unsigned long long>(evictions), static_cast<unsigned long long>(correct));
+  EXPECT_GT(results, 20u * seeds);
+  EXPECT_GT(recursions, 0u);
+  EXPECT_GT(resyncs, 0u);
+  EXPECT_GT(correct, 0u);
+  if (cfg.depth <= 8) {
+    EXPECT_GT(overflows, 0u);
+  }
+  if (cfg.sig_entries <= 8) {
+    EXPECT_GT(evictions, 0u);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(DcrConfigs, DcrConfigTest, ::testing::ValuesIn(hwprof::tb::dcr_configs()),
+                         [](const auto& i) { return i.param.name(); });
+
+// ------------------------------------------------------------- real traces
+
+class DcrRealTrace : public ::testing::TestWithParam<std::string> {};
+
+// Every record of the trace through RTL and model in lock-step (default
+// configuration, INTERVAL = 20,000 so each trace gives 100-200 intervals,
+// 5% result backpressure); the results and counters equal DcrAlgo run
+// straight over the records.
+TEST_P(DcrRealTrace, LockstepEveryCycleAndResultsEqualDcrAlgo) {
+  const std::string path = GetParam();
+  SimEnv env = SimEnv::from_env();
+  constexpr uint32_t kInterval = 20000;
+  std::vector<BranchRecord> recs;
+  {
+    auto src = hwprof::model::branch_source(path);
+    BranchRecord r;
+    while (src(r)) recs.push_back(r);
+  }
+  ASSERT_GT(recs.size(), 1000u);
+  hwprof::model::DcrParams p = kDefault.params();
+  p.interval = kInterval;
+  DcrAlgo direct(p);
+  std::vector<DcrResult> want;
+  for (const auto& r : recs)
+    if (auto x = direct.step(r)) want.push_back(*x);
+  try {
+    auto ls = lockstep(kDefault, env.seed);
+    DcrReplayConfig rc;
+    rc.interval = kInterval;
+    Throttle stall(env.seed, env.stall_pct >= 0 ? env.stall_pct : 5);
+    rc.stall = [&] { return stall(); };
+    const auto r = hwprof::model::replay_dcr(ls, vec_source(recs), rc);
+    EXPECT_EQ(r.results, want);
+    const auto& st = direct.stats();
+    EXPECT_EQ(r.stats.records, st.records);
+    EXPECT_EQ(r.stats.intervals, st.intervals);
+    EXPECT_EQ(r.stats.pushes, st.pushes);
+    EXPECT_EQ(r.stats.pops, st.pops);
+    EXPECT_EQ(r.stats.overflows, st.overflows);
+    EXPECT_EQ(r.stats.recursions, st.recursions);
+    EXPECT_EQ(r.stats.resyncs, st.resyncs);
+    EXPECT_EQ(r.stats.new_phases, st.new_phases);
+    EXPECT_EQ(r.stats.evictions, st.evictions);
+    EXPECT_EQ(r.stats.scored, st.scored);
+    EXPECT_EQ(r.stats.correct, st.correct);
+    std::printf("[trace] %s: %zu records, %zu intervals, %llu phases (%llu evictions), %llu/%llu predicted, "
+                "%llu pushes, %llu overflows, %llu recursions, %llu resyncs, %llu cycles\n",
+                path.c_str(), recs.size(), want.size(), static_cast<unsigned long long>(st.new_phases),
+                static_cast<unsigned long long>(st.evictions), static_cast<unsigned long long>(st.correct),
+                static_cast<unsigned long long>(st.scored), static_cast<unsigned long long>(st.pushes),
+                static_cast<unsigned long long>(st.overflows), static_cast<unsigned long long>(st.recursions),
+                static_cast<unsigned long long>(st.resyncs), static_cast<unsigned long long>(r.cycles));
+  } catch (const LockstepMismatch& e) {
+    FAIL() << path << ": " << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(DcrShipped, DcrRealTrace, ::testing::ValuesIn(hwprof::tb::shipped_traces()),
+                         [](const auto& i) { return hwprof::tb::trace_test_name(i.param); });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DcrRealTrace);
