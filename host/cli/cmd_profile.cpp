@@ -16,6 +16,7 @@
 #include "branch_queue_rtl.h"
 #include "commands.h"
 #include "hpt_algo.h"
+#include "profile_phase.h"
 #include "profiler_run.h"
 #include "progress.h"
 #include "retire_replay.h"
@@ -47,6 +48,8 @@ struct ProfileOpts {
   std::string metric = "freq";
   size_t top = 20;
   bool top_given = false;
+  // --unit phase (profile_phase.h)
+  PhaseProfileOpts phase;
 };
 
 void run_queue(const ProfileOpts& o, const Global& g) {
@@ -288,8 +291,9 @@ void run_path(const ProfileOpts& o, const Global& g) {
 void add_profile_command(CLI::App& app, Global& g) {
   auto o = std::make_shared<ProfileOpts>();
   auto* c = app.add_subcommand("profile", "replay a trace through a profiling core and print its report");
-  c->add_option("--unit", o->unit, "core to run: queue (branch queue), path (path profiler: front end + HPT)")
-      ->check(CLI::IsMember({"queue", "path"}))
+  c->add_option("--unit", o->unit, "core to run: queue (branch queue), path (path profiler: front end + HPT), "
+                 "phase (DCR tracker, path-based or BBV phase detector)")
+      ->check(CLI::IsMember({"queue", "path", "phase"}))
       ->capture_default_str();
   c->add_option("--engine", o->engine, "golden model or Verilated RTL")
       ->check(CLI::IsMember({"model", "rtl"}))
@@ -333,9 +337,18 @@ void add_profile_command(CLI::App& app, Global& g) {
       ->expected(5)
       ->check(CLI::Range(1u, 1000u));
   c->add_option("--seed", o->seed, "seed for the RTL's random initial state")->capture_default_str();
+  add_phase_options(c, o->phase);
   c->add_flag("--json", o->json, "machine-readable report (includes a stats object)");
   c->add_option("TRACE", o->trace, "trace file")->required();
   c->callback([o, top, &g] {
+    if (o->unit == "phase") {
+      o->phase.engine = o->engine;
+      o->phase.trace = o->trace;
+      o->phase.json = o->json;
+      o->phase.seed = o->seed;
+      run_phase(o->phase, g);
+      return;
+    }
     if (o->unit == "path") {
       if (o->sets == 0 || (o->sets & (o->sets - 1)) != 0 || o->sets > 65536)
         throw std::runtime_error(fmt::format("--sets {}: must be a power of two in 1..65536", o->sets));

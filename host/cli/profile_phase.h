@@ -1,0 +1,35 @@
+// hwprof profile --unit phase: the phase units (docs/phase.md) on a trace:
+// the DCR tracker (docs/dcr.md), the path-based detector or the BBV
+// detector (docs/phase_detector.md), with the cycle model or the Verilated
+// RTL. Reports each interval's phase id and prediction and the phase-quality
+// metrics, with the CoV of CPI within phases when a CPI file from
+// `hwprof critpath --cpi-interval N --cpi-out FILE` is given.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "commands.h"
+
+namespace hwprof::cli {
+
+struct PhaseProfileOpts {
+  std::string detector = "dcr";     ///< --detector dcr|path|bbv
+  uint32_t interval = 1'000'000;    ///< --interval (IntervalInsns)
+  uint32_t threshold = 128;         ///< --threshold (path/bbv: Manhattan distance, of a 1024 total)
+  std::string cpi;                  ///< --cpi FILE
+  size_t show = 0;                  ///< --show N: intervals listed in the text report (0 = all)
+  // Filled from the common options.
+  std::string engine = "model";
+  std::string trace;
+  bool json = false;
+  uint64_t seed = 1;
+};
+
+/// Registers --detector, --interval, --threshold, --cpi, --show.
+void add_phase_options(CLI::App* c, PhaseProfileOpts& o);
+/// Runs the unit and prints the report (throws std::runtime_error on bad input).
+void run_phase(const PhaseProfileOpts& o, const Global& g);
+
+}  // namespace hwprof::cli
