@@ -18,6 +18,7 @@
 #include "hpt_algo.h"
 #include "profile_phase.h"
 #include "profiler_run.h"
+#include "profile_rap.h"
 #include "progress.h"
 #include "retire_replay.h"
 #include "trace.h"
@@ -50,6 +51,8 @@ struct ProfileOpts {
   bool top_given = false;
   // --unit phase (profile_phase.h)
   PhaseProfileOpts phase;
+  // --unit rap (profile_rap.h)
+  RapProfileOpts rap;
 };
 
 void run_queue(const ProfileOpts& o, const Global& g) {
@@ -292,8 +295,9 @@ void add_profile_command(CLI::App& app, Global& g) {
   auto o = std::make_shared<ProfileOpts>();
   auto* c = app.add_subcommand("profile", "replay a trace through a profiling core and print its report");
   c->add_option("--unit", o->unit, "core to run: queue (branch queue), path (path profiler: front end + HPT), "
-                 "phase (DCR tracker, path-based or BBV phase detector)")
-      ->check(CLI::IsMember({"queue", "path", "phase"}))
+                 "phase (DCR tracker, path-based or BBV phase detector), "
+                 "rap (range-adaptive profiler)")
+      ->check(CLI::IsMember({"queue", "path", "phase", "rap"}))
       ->capture_default_str();
   c->add_option("--engine", o->engine, "golden model or Verilated RTL")
       ->check(CLI::IsMember({"model", "rtl"}))
@@ -337,6 +341,7 @@ void add_profile_command(CLI::App& app, Global& g) {
       ->expected(5)
       ->check(CLI::Range(1u, 1000u));
   c->add_option("--seed", o->seed, "seed for the RTL's random initial state")->capture_default_str();
+  add_rap_options(c, o->rap);
   add_phase_options(c, o->phase);
   c->add_flag("--json", o->json, "machine-readable report (includes a stats object)");
   c->add_option("TRACE", o->trace, "trace file")->required();
@@ -347,6 +352,14 @@ void add_profile_command(CLI::App& app, Global& g) {
       o->phase.json = o->json;
       o->phase.seed = o->seed;
       run_phase(o->phase, g);
+      return;
+    }
+    if (o->unit == "rap") {
+      o->rap.engine = o->engine;
+      o->rap.trace = o->trace;
+      o->rap.json = o->json;
+      o->rap.seed = o->seed;
+      run_rap(o->rap, g);
       return;
     }
     if (o->unit == "path") {

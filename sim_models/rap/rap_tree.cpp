@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -155,6 +156,7 @@ RapUpdate RapTree::add(uint32_t value, uint64_t weight) {
   if (slots_[i].count > u.threshold && slots_[i].depth < params_.max_depth()) {
     if (!fits() && !full_) {
       u.capacity_pass = true;
+      u.capacity_pass_nodes = node_count_;
       ++stats_.capacity_passes;
       u.merged += merge_pass();
       if (!fits()) full_ = true;
@@ -171,6 +173,7 @@ RapUpdate RapTree::add(uint32_t value, uint64_t weight) {
   // 3. Merge check.
   if (n_ >= next_merge_) {
     u.scheduled_pass = true;
+    u.scheduled_pass_nodes = node_count_;
     ++stats_.scheduled_passes;
     u.merged += merge_pass();
     full_ = false;
@@ -333,6 +336,36 @@ bool RapTree::same_tree(const RapTree& o) const {
   for (size_t j = 0; j < a.size(); ++j)
     if (a[j].prefix != b[j].prefix || a[j].depth != b[j].depth || a[j].count != b[j].count) return false;
   return true;
+}
+
+RapTree RapTree::from_nodes(const RapParams& p, uint64_t n,
+                            const std::vector<std::tuple<uint32_t, unsigned, uint64_t>>& nodes) {
+  RapTree t(p);
+  auto v = nodes;
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+    return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) < std::get<0>(b) : std::get<1>(a) < std::get<1>(b);
+  });
+  // Pre-order: every node's parent comes first; create children as needed.
+  for (const auto& [prefix, depth, count] : v) {
+    if (depth > p.max_depth() || (prefix & ~t.mask()) != 0)
+      throw std::invalid_argument("RAP from_nodes: node out of range");
+    int32_t i = 0;
+    while (t.slots_[i].depth < depth) {
+      if (t.slots_[i].kids < 0) {
+        if (t.slots_[i].depth + 1u != depth) throw std::invalid_argument("RAP from_nodes: missing parent");
+        t.split(i);
+      }
+      i = t.slots_[i].kids + static_cast<int32_t>(prefix >> t.shift(t.slots_[i].depth + 1u) & 3u);
+    }
+    if (t.slots_[i].prefix != prefix) throw std::invalid_argument("RAP from_nodes: unaligned prefix");
+    t.slots_[i].count = count;
+  }
+  if (t.node_count_ != v.size()) throw std::invalid_argument("RAP from_nodes: not a tree of 0 or 4 children");
+  t.n_ = n;
+  const uint64_t peak = t.node_count_;
+  t.stats_ = RapStats{};
+  t.stats_.peak_nodes = peak;
+  return t;
 }
 
 }  // namespace hwprof::model

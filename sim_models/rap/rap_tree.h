@@ -47,6 +47,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace hwprof::model {
@@ -87,6 +88,10 @@ struct RapUpdate {
   bool capacity_pass = false;  ///< a capacity merge pass ran (before the split)
   bool scheduled_pass = false; ///< a scheduled merge pass ran (after the split check)
   unsigned merged = 0;         ///< child groups (of four) merged by this update's passes
+  /// Node count when the capacity / scheduled pass started (0 when that pass
+  /// did not run): the engine's pass length (docs/rap_engine.md, "Merge pass").
+  uint64_t capacity_pass_nodes = 0;
+  uint64_t scheduled_pass_nodes = 0;
 };
 
 /// Counters since init().
@@ -177,6 +182,12 @@ class RapTree {
   std::string hex(uint32_t v) const;
   /// Same (prefix, depth, count) nodes and the same n.
   bool same_tree(const RapTree& o) const;
+  /// Rebuilds a tree from a read-out (e.g. the RTL engine's dump): every node
+  /// as (prefix, depth, count), in any order, and the total weight n. The
+  /// shape must be a valid RAP tree (root present, 0 or 4 children); throws
+  /// std::invalid_argument otherwise. Statistics stay zero except peak_nodes.
+  static RapTree from_nodes(const RapParams& p, uint64_t n,
+                            const std::vector<std::tuple<uint32_t, unsigned, uint64_t>>& nodes);
 
  private:
   struct Slot {

@@ -1,0 +1,187 @@
+// hwprof profile --unit rap (docs/cli.md, docs/rap_engine.md): replays a
+// trace's code profile (or its val records) through the RAP engine's cycle
+// model or its RTL with replay_rap, rebuilds the tree from the engine (the
+// model's RapTree, or the RTL's dump port) and prints the hot ranges as an
+// indented tree, the counters and the throughput; --json writes the nodes
+// (docs/formats.md, "RAP profile (JSON)"); --plot writes an SVG of the hot
+// ranges over the address space.
+#include "profile_rap.h"
+
+#include <fmt/core.h>
+
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <tuple>
+#include <vector>
+
+#include "progress.h"
+#include "rap_engine.h"
+#include "rap_engine_rtl.h"
+#include "rap_replay.h"
+#include "rap_source.h"
+#include "rap_tree.h"
+#include "sim_env.h"
+#include "trace.h"
+
+namespace hwprof::cli {
+
+void add_rap_options(CLI::App* c, RapProfileOpts& o) {
+  c->add_option("--eps", o.eps, "rap: split threshold fraction eps in [0, 1) (rounded to Q0.16)")
+      ->capture_default_str();
+  c->add_option("--nodes", o.nodes, "rap: NodeCap, tree nodes with the root (rtl: at most 512)")
+      ->capture_default_str();
+  c->add_option("--buffer", o.buffer, "rap: merging event buffer depth 0..8 (0 = off: the raw stream)")
+      ->capture_default_str();
+  c->add_option("--merge-first", o.merge_first, "rap: n of the first scheduled merge pass (1..2^32-1)")
+      ->capture_default_str();
+  c->add_option("--source", o.source, "rap: code (basic-block starts weighted by instructions) or val records")
+      ->capture_default_str();
+  c->add_option("--hot", o.hot, "rap: hot-range fraction in [0, 1)")->capture_default_str();
+  c->add_option("--plot", o.plot, "rap: write an SVG plot of the hot ranges over the address space");
+}
+
+namespace {
+
+void write_plot(const std::string& path, const model::RapTree& t, uint32_t hot_q16) {
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error("--plot " + path + ": cannot write");
+  const double w = 1000, h = 300, x0 = 50, y0 = 20;
+  const double span = t.params().range_bits == 32 ? 4294967296.0 : double(1ull << t.params().range_bits);
+  f << fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\">\n", w + 2 * x0,
+                   h + 2 * y0 + 20);
+  f << fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"black\"/>\n", x0, y0,
+                   w, h);
+  const double n = t.n() ? double(t.n()) : 1.0;
+  for (const auto& r : t.hot_ranges(hot_q16)) {
+    const double a = x0 + w * double(r.prefix) / span;
+    const double b = x0 + w * (double(r.last) + 1.0) / span;
+    const double bh = h * double(r.carry) / n;
+    f << fmt::format(
+        "<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"steelblue\" "
+        "fill-opacity=\"0.6\"><title>{}-{} d{} {:.2f}%</title></rect>\n",
+        a, y0 + h - bh, std::max(b - a, 1.0), bh, t.hex(r.prefix), t.hex(r.last), r.depth, 100.0 * double(r.carry) / n);
+  }
+  f << fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\">0</text>\n", x0, y0 + h + 15);
+  f << fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">{}</text>\n", x0 + w, y0 + h + 15,
+                   t.hex(static_cast<uint32_t>(span - 1)));
+  f << fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\">hot ranges (carry % of n = {}) over the address space</text>\n",
+                   x0, y0 + h + 32, t.n());
+  f << "</svg>\n";
+}
+
+}  // namespace
+
+void run_rap(const RapProfileOpts& o, const Global& g) {
+  // Options.
+  uint32_t eps_q16 = 0, hot_q16 = 0;
+  try {
+    eps_q16 = model::RapParams::q16(o.eps);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("--eps {}: must be in [0, 1)", o.eps));
+  }
+  try {
+    hot_q16 = model::RapParams::q16(o.hot);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("--hot {}: must be in [0, 1)", o.hot));
+  }
+  if (o.buffer > model::kRapBufMaxDepth)
+    throw std::runtime_error(fmt::format("--buffer {}: must be 0..{}", o.buffer, model::kRapBufMaxDepth));
+  if (o.nodes < 1) throw std::runtime_error("--nodes 0: the engine needs at least the root (1..)");
+  if (o.merge_first < 1 || o.merge_first > 0xffffffffu)
+    throw std::runtime_error(fmt::format("--merge-first {}: must be 1..4294967295", o.merge_first));
+  if (o.source != "code" && o.source != "val")
+    throw std::runtime_error(fmt::format("--source {}: must be code or val", o.source));
+  model::RapEngineConfig cfg = tb::kRapDefault;
+  if (o.engine == "rtl" && o.nodes > cfg.cap_max())
+    throw std::runtime_error(fmt::format("--nodes {}: the RTL build has {} groups, at most {} nodes", o.nodes,
+                                         cfg.groups, cfg.cap_max()));
+  if (o.nodes > cfg.cap_max()) cfg.groups = (o.nodes - 1) / 4 + 1;  // model only: pass length does not depend on it
+
+  trace::Info info;
+  {
+    Progress p("validate", g.quiet);
+    info = trace::scan(o.trace, [&](uint64_t d, uint64_t t) { p.update(d, t, "bytes"); });
+  }
+  const uint64_t vals = info.kinds[static_cast<int>(trace::Kind::Val)];
+  const uint64_t branches = info.records - vals;
+  const auto kind = o.source == "val" ? model::RapSourceKind::Val : model::RapSourceKind::Code;
+  const uint64_t total = kind == model::RapSourceKind::Val ? vals : (branches ? branches - 1 : 0);
+  if (total == 0)
+    throw std::runtime_error(o.trace + (kind == model::RapSourceKind::Val
+                                            ? ": the trace holds no val records (--source val)"
+                                            : ": the trace holds fewer than two branch records (--source code)"));
+
+  model::RapReplayConfig rc;
+  rc.eps_q16 = eps_q16;
+  rc.node_cap = o.nodes;
+  rc.merge_first = static_cast<uint32_t>(o.merge_first);
+  rc.buffer = o.buffer;
+  Progress p("replay " + o.engine, g.quiet);
+  rc.progress = [&](uint64_t k) { p.update(k, total, "events"); };
+  model::RapParams params;
+  params.range_bits = cfg.range_bits;
+  params.eps_q16 = eps_q16;
+  params.node_cap = o.nodes;
+  params.merge_first = o.merge_first;
+
+  model::RapReplayResult r;
+  std::unique_ptr<model::RapTree> tree;
+  if (o.engine == "model") {
+    model::RapEngine eng(cfg);
+    r = model::replay_rap(eng, model::rap_source(o.trace, kind), rc);
+    tree = std::make_unique<model::RapTree>(eng.tree());
+  } else {
+    const tb::SimEnv env = tb::SimEnv::from_env();
+    auto eng = tb::make_rap_rtl(cfg, env, "hwprof_profile_rap", o.seed);
+    r = model::replay_rap(*eng, model::rap_source(o.trace, kind), rc);
+    std::vector<std::tuple<uint32_t, unsigned, uint64_t>> nodes;
+    for (const auto& x : model::rap_dump_nodes(r.beats, cfg.range_bits)) nodes.emplace_back(x.prefix, x.depth, x.count);
+    tree = std::make_unique<model::RapTree>(model::RapTree::from_nodes(params, r.counters.n, nodes));
+  }
+  p.finish();
+  const model::RapTree& t = *tree;
+  const auto& c = r.counters;
+  const double epc = r.feed_cycles ? double(r.events) / double(r.feed_cycles) : 0.0;
+
+  if (!o.plot.empty()) write_plot(o.plot, t, hot_q16);
+
+  if (o.json) {
+    nlohmann::json j;
+    j["unit"] = "rap";
+    j["trace"] = o.trace;
+    j["source"] = o.source;
+    j["params"] = {{"eps_q16", eps_q16}, {"nodes", o.nodes},     {"buffer", o.buffer},
+                   {"merge_first", o.merge_first}, {"hot_q16", hot_q16}, {"range_bits", cfg.range_bits}};
+    j["n"] = t.n();
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const auto& x : t.nodes()) nodes.push_back({{"prefix", t.hex(x.prefix)}, {"depth", x.depth}, {"count", x.count}});
+    j["nodes"] = nodes;
+    nlohmann::json hot = nlohmann::json::array();
+    for (const auto& h : t.hot_ranges(hot_q16))
+      hot.push_back({{"prefix", t.hex(h.prefix)}, {"last", t.hex(h.last)}, {"depth", h.depth}, {"carry", h.carry},
+                     {"subtree", h.subtree}, {"level", h.hot_level}});
+    j["hot"] = hot;
+    j["stats"] = {{"events", r.events},         {"pairs", c.pairs},          {"splits", c.splits},
+                  {"splits_skipped", c.skipped}, {"scheduled_passes", c.sched}, {"capacity_passes", c.cap},
+                  {"merges", c.merges},         {"nodes", c.nodes},          {"peak_nodes", c.peak},
+                  {"cycles", r.feed_cycles},    {"stall_flush", c.stall_flush}, {"stall_cap", c.stall_cap},
+                  {"stall_sched", c.stall_sched}, {"in_stall", c.in_stall}, {"events_per_clock", epc}};
+    fmt::print("{}\n", j.dump(1));
+    return;
+  }
+  fmt::print("rap profile of {} ({} source, engine {})\n", o.trace, o.source, o.engine);
+  fmt::print("  params       eps {} (E = {}), NodeCap {}, buffer {}, MergeFirst {}, hot {} ({})\n", o.eps, eps_q16,
+             o.nodes, o.buffer, o.merge_first, o.hot, hot_q16);
+  fmt::print("  stream       {} events -> {} pairs, n = {}\n", r.events, c.pairs, t.n());
+  fmt::print("  tree         {} nodes (peak {}), {} splits, {} skipped, {} scheduled + {} capacity passes, {} merges\n",
+             c.nodes, c.peak, c.splits, c.skipped, c.sched, c.cap, c.merges);
+  fmt::print("  throughput   {:.4f} events/clock over {} cycles; stalls: {} replay (splits/pass starts), {} capacity-pass, "
+             "{} scheduled-pass cycles; {} ingress cycles waited\n",
+             epc, r.feed_cycles, c.stall_flush, c.stall_cap, c.stall_sched, c.in_stall);
+  fmt::print("\nhot ranges (carry > {:.2f}% of n; indented under hot ancestors):\n", 100.0 * o.hot);
+  fmt::print("{}", t.dump_text(true, hot_q16));
+}
+
+}  // namespace hwprof::cli

@@ -1,0 +1,33 @@
+// hwprof profile --unit rap: the RAP engine (docs/rap_engine.md) on a trace's
+// code profile or val stream, with the cycle model or the Verilated RTL.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "commands.h"
+
+namespace hwprof::cli {
+
+struct RapProfileOpts {
+  double eps = 0.10;            ///< --eps
+  uint32_t nodes = 512;         ///< --nodes (NodeCap, root included)
+  unsigned buffer = 4;          ///< --buffer (0 = off)
+  uint64_t merge_first = 1024;  ///< --merge-first
+  std::string source = "code";  ///< --source code|val
+  double hot = 0.10;            ///< --hot (hot-range fraction)
+  std::string plot;             ///< --plot FILE (SVG)
+  // Filled from the common options.
+  std::string engine = "model";
+  std::string trace;
+  bool json = false;
+  uint64_t seed = 1;
+};
+
+/// Registers --eps, --nodes, --buffer, --merge-first, --source, --hot, --plot.
+void add_rap_options(CLI::App* c, RapProfileOpts& o);
+/// Runs the unit and prints the report (throws std::runtime_error on bad input).
+void run_rap(const RapProfileOpts& o, const Global& g);
+
+}  // namespace hwprof::cli

@@ -1,0 +1,1 @@
+rtl/rap/rap_arbiter.sv

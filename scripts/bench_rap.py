@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""RAP engine throughput (docs/rap_engine.md): per shipped trace, code
+profile, default parameters (eps 10%, NodeCap 512, MergeFirst 1024), merging
+buffer 4 and 0, both engines: events per clock (raw events / cycles from the
+first event to idle after the flush, every split and merge stall counted),
+the stall breakdown and the peak node count, plus wall time per engine.
+
+Usage: scripts/bench_rap.py [BUILD] [--model-only]
+Prints a Markdown table and writes it to BUILD/bench/rap.md.
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+import time
+
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+build = args[0] if args else "build"
+model_only = "--model-only" in sys.argv
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+os.chdir(root)
+hwprof = os.path.join(build, "host/cli/hwprof")
+traces = sorted(glob.glob("tests/traces/*.hwpt.zst"))
+
+
+def profile(trace, engine, buffer):
+    t0 = time.perf_counter()
+    out = subprocess.run([hwprof, "-q", "profile", "--unit", "rap", "--engine", engine, "--buffer", str(buffer),
+                          "--json", trace], check=True, capture_output=True, text=True).stdout
+    return json.loads(out), time.perf_counter() - t0
+
+
+lines = ["# RAP engine throughput", "",
+         f"Command: `scripts/bench_rap.py {build}`. Date: {time.strftime('%Y-%m-%d')}. "
+         "Code profile, eps 10%, NodeCap 512, MergeFirst 1024; target >= 0.95 events/clock.", "",
+         "| trace | buffer | engine | events | pairs | cycles | events/clock | replay | cap-pass cycles "
+         "| sched-pass cycles | ingress waits | splits | skipped | passes (sched+cap) | peak nodes | wall s |",
+         "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
+for t in traces:
+    name = os.path.basename(t).split(".")[0]
+    for buffer in (4, 0):
+        ref = None
+        for engine in (("model",) if model_only else ("model", "rtl")):
+            j, wall = profile(t, engine, buffer)
+            s = j["stats"]
+            if ref is None:
+                ref = j
+            elif j != ref:
+                print(f"MISMATCH: {name} buffer {buffer}: RTL JSON differs from the model's", file=sys.stderr)
+                sys.exit(1)
+            lines.append(f"| {name} | {buffer} | {engine} | {s['events']} | {s['pairs']} | {s['cycles']} | "
+                         f"{s['events_per_clock']:.4f} | {s['stall_flush']} | {s['stall_cap']} | {s['stall_sched']} | "
+                         f"{s['in_stall']} | {s['splits']} | {s['splits_skipped']} | "
+                         f"{s['scheduled_passes']}+{s['capacity_passes']} | {s['peak_nodes']} | {wall:.1f} |")
+text = "\n".join(lines) + "\n"
+print(text)
+os.makedirs(os.path.join(build, "bench"), exist_ok=True)
+with open(os.path.join(build, "bench", "rap.md"), "w") as f:
+    f.write(text)

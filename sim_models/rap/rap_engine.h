@@ -1,0 +1,335 @@
+// Cycle model of rtl/rap/rap_engine.sv (docs/rap_engine.md). The tree update
+// of a pair is RapTree::add (the functional model, written once) and the
+// merging buffer is RapEventBuffer; this class adds the event queue, the
+// pair register P, the match/update pipeline (S0 -> S1), the controller's
+// pass and dump states, the register port and the stall accounting. Every
+// step() returns the outputs of the cycle (from the state before the edge)
+// and then commits the edge in the RTL's order:
+//   0. CMD.clear overrides everything (tree, buffer, queue, pipeline, counters;
+//      the event taken in that cycle is dropped too);
+//   1. controller: a pass cycle counts down (the tree already holds the pass's
+//      result, the RTL computes it over these cycles); a dump beat advances;
+//      in RUN the pair in S1 commits (RapTree::add); a commit that changed the
+//      tree's structure (split or pass) "disturbs": the match S0 computed in
+//      this cycle is thrown away and replayed;
+//   2. S0: the pair in P moves to S1 (RUN, not disturbed);
+//   3. buffer: in FLUSH mode the oldest entry goes to P (FLUSH mode ends at
+//      the edge of a cycle that began with the buffer empty); otherwise the
+//      queue head enters the buffer (merged, appended, or emitting a pair into
+//      P, which needs P free after step 2); frozen while dumping;
+//   4. register writes (staged parameters, STATUS W1C, CMD flush / dump);
+//   5. the ingress event is pushed into the queue;
+//   6. the tree counters shown on the register port are copied from the tree
+//      unless the controller is in a pass.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <limits>
+
+#include "rap_event_buffer.h"
+#include "rap_tree.h"
+
+namespace hwprof::model {
+
+/// Register addresses of rap_engine's csr port (docs/rap_engine.md, "Registers").
+enum class RapCsr : unsigned {
+  Eps = 0,         ///< staged E (Q0.16), 0..65535
+  Cap = 1,         ///< staged NodeCap, 1..4*Groups+4
+  MergeFirst = 2,  ///< staged MergeFirst, >= 1
+  BufDepth = 3,    ///< staged buffer depth, 0..MaxBuf
+  Cmd = 4,         ///< write: bit 0 clear, bit 1 flush, bit 2 dump; reads 0
+  Status = 5,      ///< err (W1C), idle, full, dumping, pass, flushing
+  NLo = 6,
+  NHi = 7,
+  Raw = 8,          ///< raw events taken from the queue into the buffer
+  Pairs = 9,        ///< pairs committed (RapStats::updates)
+  Splits = 10,
+  Skipped = 11,
+  SchedPasses = 12,
+  CapPasses = 13,
+  Merges = 14,
+  Nodes = 15,
+  Peak = 16,
+  StallFlush = 17,  ///< commits that changed the structure (each costs one replay cycle)
+  StallCap = 18,    ///< cycles in capacity passes
+  StallSched = 19,  ///< cycles in scheduled passes
+  InStall = 20,     ///< cycles with ev_valid high and ev_ready low
+  Params = 21,      ///< Groups[11:0], MaxBuf[15:12], RangeW[21:16]
+};
+inline constexpr unsigned kRapCsrCount = 22;
+inline constexpr uint32_t kRapCmdClear = 1u << 0;
+inline constexpr uint32_t kRapCmdFlush = 1u << 1;
+inline constexpr uint32_t kRapCmdDump = 1u << 2;
+inline constexpr uint32_t kRapStErr = 1u << 0;
+inline constexpr uint32_t kRapStIdle = 1u << 1;
+inline constexpr uint32_t kRapStFull = 1u << 2;
+inline constexpr uint32_t kRapStDump = 1u << 3;
+inline constexpr uint32_t kRapStPass = 1u << 4;
+inline constexpr uint32_t kRapStFlush = 1u << 5;
+
+/// Build-time parameters of one engine (the RTL's parameters).
+struct RapEngineConfig {
+  unsigned range_bits = 32;      ///< RangeW: 2, 4, 8, 16 or 32
+  unsigned groups = 127;         ///< Groups: child groups of four (NodeCap up to 4*Groups+1 nodes)
+  unsigned queue_depth = 1024;   ///< QueueDepth
+  unsigned max_buf = kRapBufMaxDepth;  ///< MaxBuf
+  unsigned buf_default = 4;      ///< BUF_DEPTH after reset
+  unsigned cap_max() const { return 4 * groups + 4; }
+  /// Cycles of one merge pass that starts with `nodes` nodes: one per group
+  /// (internal node) plus one per depth H-1..0 (docs/rap_engine.md).
+  uint64_t pass_cycles(uint64_t nodes) const { return (nodes - 1) / 4 + range_bits / 2; }
+};
+
+/// One dump beat: beat 0 is the root, beat 1 + s is group slot s.
+struct RapDumpBeat {
+  bool valid = false;   ///< the slot holds a group (always 1 for the root beat)
+  unsigned depth = 0;   ///< depth of the group's four nodes (0: the root beat)
+  uint32_t prefix = 0;  ///< the parent's prefix (left-aligned, low bits 0)
+  uint64_t count[4] = {0, 0, 0, 0};  ///< the four nodes' counters (root beat: count[0])
+};
+
+class RapEngine {
+ public:
+  /// Mirrors the ports without suffixes.
+  struct In {
+    bool ev_valid = false;
+    uint32_t ev_value = 0;
+    uint16_t ev_weight = 0;
+    bool dump_ready = false;
+    bool csr_we = false;
+    unsigned csr_addr = 0;
+    uint32_t csr_wdata = 0;
+  };
+  struct Out {
+    bool ev_ready = false;
+    bool dump_valid = false;
+    bool dump_last = false;
+    RapDumpBeat dump{};  ///< RTL only (the model does not place groups in slots)
+    uint32_t csr_rdata = 0;
+  };
+  /// Tree counters as the register port shows them.
+  struct Shown {
+    uint64_t n = 0, pairs = 0, splits = 0, skipped = 0, sched = 0, cap = 0, merges = 0, nodes = 1, peak = 1;
+    bool full = false;
+  };
+
+  explicit RapEngine(const RapEngineConfig& c = {}) : cfg_(c), tree_(params_for(c, defaults(c))) { reset(); }
+
+  void reset() {
+    staged_ = defaults(cfg_);
+    err_ = false;
+    clear();
+  }
+
+  const RapEngineConfig& config() const { return cfg_; }
+  const RapTree& tree() const { return tree_; }
+  const RapEventBuffer& buffer() const { return buf_; }
+  bool idle() const { return st_ == St::Run && !s1_ && !p_ && buf_.empty() && !flush_ && q_.empty(); }
+  bool err() const { return err_; }
+
+  static uint32_t sat32(uint64_t v) { return v > 0xffffffffu ? 0xffffffffu : static_cast<uint32_t>(v); }
+
+  uint32_t csr_read(unsigned addr) const {
+    switch (static_cast<RapCsr>(addr)) {
+      case RapCsr::Eps: return staged_.eps;
+      case RapCsr::Cap: return staged_.cap;
+      case RapCsr::MergeFirst: return staged_.merge_first;
+      case RapCsr::BufDepth: return staged_.buf;
+      case RapCsr::Cmd: return 0;
+      case RapCsr::Status:
+        return (err_ ? kRapStErr : 0) | (idle() ? kRapStIdle : 0) | (shown_.full ? kRapStFull : 0) |
+               (st_ == St::Dump ? kRapStDump : 0) | (st_ == St::Pass ? kRapStPass : 0) |
+               (flush_ ? kRapStFlush : 0);
+      case RapCsr::NLo: return static_cast<uint32_t>(shown_.n);
+      case RapCsr::NHi: return static_cast<uint32_t>(shown_.n >> 32);
+      case RapCsr::Raw: return sat32(raw_);
+      case RapCsr::Pairs: return sat32(shown_.pairs);
+      case RapCsr::Splits: return sat32(shown_.splits);
+      case RapCsr::Skipped: return sat32(shown_.skipped);
+      case RapCsr::SchedPasses: return sat32(shown_.sched);
+      case RapCsr::CapPasses: return sat32(shown_.cap);
+      case RapCsr::Merges: return sat32(shown_.merges);
+      case RapCsr::Nodes: return sat32(shown_.nodes);
+      case RapCsr::Peak: return sat32(shown_.peak);
+      case RapCsr::StallFlush: return sat32(stall_flush_);
+      case RapCsr::StallCap: return sat32(stall_cap_);
+      case RapCsr::StallSched: return sat32(stall_sched_);
+      case RapCsr::InStall: return sat32(in_stall_);
+      case RapCsr::Params: return (cfg_.groups & 0xfffu) | (cfg_.max_buf & 0xfu) << 12 | (cfg_.range_bits & 0x3fu) << 16;
+    }
+    return 0;
+  }
+
+  Out step(const In& in) {
+    Out o;
+    o.ev_ready = q_.size() != cfg_.queue_depth;
+    o.dump_valid = st_ == St::Dump;
+    o.dump_last = st_ == St::Dump && beat_ == cfg_.groups;
+    o.csr_rdata = csr_read(in.csr_addr);
+    if (in.ev_valid && !o.ev_ready) ++in_stall_;
+
+    // 0. CMD.clear.
+    if (in.csr_we && in.csr_addr == unsigned(RapCsr::Cmd) && (in.csr_wdata & kRapCmdClear)) {
+      clear();
+      return o;
+    }
+    const bool idle_before = idle();
+    const St st_before = st_;
+
+    // 1. Controller.
+    bool disturbed = false;
+    if (st_ == St::Pass) {
+      if (rem_cap_ > 0) {
+        --rem_cap_;
+        ++stall_cap_;
+      } else {
+        --rem_sched_;
+        ++stall_sched_;
+      }
+      if (rem_cap_ == 0 && rem_sched_ == 0) st_ = St::Run;
+    } else if (st_ == St::Dump) {
+      if (in.dump_ready) {
+        if (beat_ == cfg_.groups)
+          st_ = St::Run;
+        else
+          ++beat_;
+      }
+    } else if (s1_) {
+      const RapUpdate u = tree_.add(s1_pair_.value, s1_pair_.weight);
+      disturbed = u.split || u.capacity_pass || u.scheduled_pass;
+      if (disturbed) ++stall_flush_;
+      rem_cap_ = u.capacity_pass ? cfg_.pass_cycles(u.capacity_pass_nodes) : 0;
+      rem_sched_ = u.scheduled_pass ? cfg_.pass_cycles(u.scheduled_pass_nodes) : 0;
+      if (rem_cap_ + rem_sched_ > 0) st_ = St::Pass;
+    }
+
+    // 2. S0: P -> S1.
+    const bool adv = st_before == St::Run && p_ && !disturbed;
+    const bool p_free = !p_ || adv;
+    s1_ = adv;
+    if (adv) {
+      s1_pair_ = p_pair_;
+      p_ = false;
+    }
+
+    // 3. Buffer.
+    const bool buf_empty_before = buf_.empty();
+    if (st_before != St::Dump) {
+      if (flush_) {
+        if (p_free && !buf_.empty()) {
+          p_pair_ = *buf_.pop_oldest();
+          p_ = true;
+        }
+      } else if (!q_.empty()) {
+        const RapPair h = q_.front();
+        if (p_free || !buf_.would_emit(h.value, h.weight)) {
+          if (const auto e = buf_.push(h.value, h.weight)) {
+            p_pair_ = *e;
+            p_ = true;
+          }
+          q_.pop_front();
+          ++raw_;
+        }
+      }
+    }
+    flush_ = flush_ && !buf_empty_before;  // flush mode ends the cycle after the buffer is empty
+
+    // 4. Register writes.
+    if (in.csr_we) write(in.csr_addr, in.csr_wdata, idle_before);
+
+    // 5. Ingress.
+    if (in.ev_valid && o.ev_ready) q_.push_back({in.ev_value & mask(), in.ev_weight});
+
+    // 6. Shown counters.
+    if (st_ != St::Pass) shown_ = shown_from_tree();
+    return o;
+  }
+
+ private:
+  enum class St { Run, Pass, Dump };
+  struct Staged {
+    uint32_t eps = kRapEpsDefault, cap = 512, merge_first = 1024, buf = 4;
+  };
+  static Staged defaults(const RapEngineConfig& c) {
+    Staged s;
+    s.cap = c.cap_max();
+    s.buf = std::min(c.buf_default, c.max_buf);
+    return s;
+  }
+  static RapParams params_for(const RapEngineConfig& c, const Staged& s) {
+    RapParams p;
+    p.range_bits = c.range_bits;
+    p.eps_q16 = s.eps;
+    p.node_cap = s.cap;
+    p.merge_first = s.merge_first;
+    return p;
+  }
+  uint32_t mask() const { return cfg_.range_bits == 32 ? 0xffffffffu : (1u << cfg_.range_bits) - 1; }
+
+  Shown shown_from_tree() const {
+    const RapStats& s = tree_.stats();
+    return {tree_.n(),    s.updates, s.splits,          s.splits_skipped, s.scheduled_passes, s.capacity_passes,
+            s.merges,     tree_.node_count(), s.peak_nodes, tree_.full()};
+  }
+
+  void clear() {
+    tree_.init(params_for(cfg_, staged_));
+    buf_.set_depth(staged_.buf);
+    q_.clear();
+    p_ = s1_ = flush_ = false;
+    st_ = St::Run;
+    beat_ = 0;
+    rem_cap_ = rem_sched_ = 0;
+    raw_ = stall_flush_ = stall_cap_ = stall_sched_ = in_stall_ = 0;
+    shown_ = shown_from_tree();
+  }
+
+  void write(unsigned addr, uint32_t v, bool idle_before) {
+    switch (static_cast<RapCsr>(addr)) {
+      case RapCsr::Eps:
+        if (v <= 0xffffu) staged_.eps = v; else err_ = true;
+        break;
+      case RapCsr::Cap:
+        if (v >= 1 && v <= cfg_.cap_max()) staged_.cap = v; else err_ = true;
+        break;
+      case RapCsr::MergeFirst:
+        if (v >= 1) staged_.merge_first = v; else err_ = true;
+        break;
+      case RapCsr::BufDepth:
+        if (v <= cfg_.max_buf) staged_.buf = v; else err_ = true;
+        break;
+      case RapCsr::Status:
+        if (v & kRapStErr) err_ = false;
+        break;
+      case RapCsr::Cmd:
+        if (v & kRapCmdFlush) flush_ = true;
+        if (v & kRapCmdDump) {
+          if (idle_before) {
+            st_ = St::Dump;
+            beat_ = 0;
+          } else {
+            err_ = true;
+          }
+        }
+        break;
+      default: break;  // read-only: ignored
+    }
+  }
+
+  RapEngineConfig cfg_;
+  Staged staged_;
+  RapTree tree_;
+  RapEventBuffer buf_;
+  std::deque<RapPair> q_;
+  bool p_ = false, s1_ = false, flush_ = false, err_ = false;
+  RapPair p_pair_, s1_pair_;
+  St st_ = St::Run;
+  unsigned beat_ = 0;
+  uint64_t rem_cap_ = 0, rem_sched_ = 0;
+  uint64_t raw_ = 0, stall_flush_ = 0, stall_cap_ = 0, stall_sched_ = 0, in_stall_ = 0;
+  Shown shown_;
+};
+
+}  // namespace hwprof::model

@@ -1,0 +1,156 @@
+// Drives a whole RAP engine (the RapEngine cycle model, its RTL, or both in
+// lock-step: anything with RapEngine's step()) with an event stream: programs
+// the staged parameters, clears, offers one event per cycle (optionally with
+// bubbles), flushes the merging buffer, waits until the engine is idle, dumps
+// the tree (optionally with backpressure on the dump port) and reads every
+// counter. Written once for the CLI, the benchmark and the tests.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <vector>
+
+#include "rap_engine.h"
+
+namespace hwprof::model {
+
+/// One raw event: value and weight (a code profile: block start, insns).
+struct RapEvent {
+  uint32_t value = 0;
+  uint16_t weight = 1;
+};
+/// A stream of events: fills `e` and returns true, false at the end.
+using RapEventSource = std::function<bool(RapEvent&)>;
+
+struct RapReplayConfig {
+  uint32_t eps_q16 = kRapEpsDefault;
+  uint32_t node_cap = 0;     ///< 0: the engine's largest (4 * Groups + 4)
+  uint32_t merge_first = 1024;
+  unsigned buffer = 4;       ///< merging buffer depth, 0 = off
+  std::function<bool()> idle;   ///< before each feed cycle: true inserts a bubble
+  std::function<bool()> stall;  ///< before each dump cycle: true holds dump_ready low
+  std::function<void(uint64_t)> progress;  ///< events fed so far, every 2^20
+};
+
+/// The register port's counters after a replay.
+struct RapCounters {
+  uint64_t n = 0;
+  uint32_t raw = 0, pairs = 0, splits = 0, skipped = 0, sched = 0, cap = 0, merges = 0, nodes = 0, peak = 0,
+           stall_flush = 0, stall_cap = 0, stall_sched = 0, in_stall = 0, status = 0;
+};
+
+struct RapReplayResult {
+  uint64_t events = 0;       ///< raw events fed
+  uint64_t cycles = 0;       ///< every cycle, the dump included
+  uint64_t feed_cycles = 0;  ///< from the first event offered to idle after the flush
+  std::vector<RapDumpBeat> beats;  ///< the dump as read (RTL engines; empty data from the model)
+  RapCounters counters;
+};
+
+template <typename Engine>
+RapReplayResult replay_rap(Engine& eng, const RapEventSource& src, const RapReplayConfig& cfg) {
+  RapReplayResult res;
+  RapEngine::In in;
+  auto step = [&](const RapEngine::In& x) {
+    ++res.cycles;
+    return eng.step(x);
+  };
+  auto write = [&](RapCsr a, uint32_t v) {
+    in = {};
+    in.csr_we = true;
+    in.csr_addr = unsigned(a);
+    in.csr_wdata = v;
+    step(in);
+  };
+  auto read = [&](RapCsr a) {
+    in = {};
+    in.csr_addr = unsigned(a);
+    return step(in).csr_rdata;
+  };
+  const uint32_t params = read(RapCsr::Params);
+  const uint32_t groups = params & 0xfffu;
+  write(RapCsr::Eps, cfg.eps_q16);
+  write(RapCsr::Cap, cfg.node_cap ? cfg.node_cap : 4 * groups + 4);
+  write(RapCsr::MergeFirst, cfg.merge_first);
+  write(RapCsr::BufDepth, cfg.buffer);
+  if (read(RapCsr::Status) & kRapStErr) throw std::invalid_argument("RAP engine refused a parameter (STATUS.err)");
+  write(RapCsr::Cmd, kRapCmdClear);
+
+  const uint64_t start = res.cycles;
+  uint64_t last = res.cycles;
+  RapEvent cur;
+  bool have = src(cur);
+  bool offering = false;
+  while (have) {
+    if (!offering && !(cfg.idle && cfg.idle())) offering = true;
+    in = {};
+    in.ev_valid = offering;
+    in.ev_value = cur.value;
+    in.ev_weight = cur.weight;
+    in.csr_addr = unsigned(RapCsr::Status);
+    const auto o = step(in);
+    if (offering && o.ev_ready) {
+      offering = false;
+      last = res.cycles;
+      ++res.events;
+      if (cfg.progress && (res.events & 0xfffff) == 0) cfg.progress(res.events);
+      have = src(cur);
+    }
+    if (res.cycles - last > 10000000) throw std::runtime_error("RAP engine took no event for 10^7 cycles (hung?)");
+  }
+  // Drain the queue, then flush the buffer, then wait for idle.
+  for (uint64_t g = 0;; ++g) {
+    if (read(RapCsr::Raw) == RapEngine::sat32(res.events)) break;
+    if (g > 100000000) throw std::runtime_error("RAP engine did not drain its queue (hung?)");
+  }
+  write(RapCsr::Cmd, kRapCmdFlush);
+  for (uint64_t g = 0; !(read(RapCsr::Status) & kRapStIdle); ++g)
+    if (g > 100000000) throw std::runtime_error("RAP engine did not become idle (hung?)");
+  res.feed_cycles = res.cycles - start;
+
+  // Counters (the tree counters are shown once the engine is idle).
+  RapCounters& c = res.counters;
+  c.n = read(RapCsr::NLo) | uint64_t{read(RapCsr::NHi)} << 32;
+  c.raw = read(RapCsr::Raw);
+  c.pairs = read(RapCsr::Pairs);
+  c.splits = read(RapCsr::Splits);
+  c.skipped = read(RapCsr::Skipped);
+  c.sched = read(RapCsr::SchedPasses);
+  c.cap = read(RapCsr::CapPasses);
+  c.merges = read(RapCsr::Merges);
+  c.nodes = read(RapCsr::Nodes);
+  c.peak = read(RapCsr::Peak);
+  c.stall_flush = read(RapCsr::StallFlush);
+  c.stall_cap = read(RapCsr::StallCap);
+  c.stall_sched = read(RapCsr::StallSched);
+  c.in_stall = read(RapCsr::InStall);
+  c.status = read(RapCsr::Status);
+
+  // Dump.
+  write(RapCsr::Cmd, kRapCmdDump);
+  for (uint64_t g = 0;; ++g) {
+    in = {};
+    in.dump_ready = !(cfg.stall && cfg.stall());
+    const auto o = step(in);
+    if (o.dump_valid && in.dump_ready) {
+      res.beats.push_back(o.dump);
+      if (o.dump_last) break;
+    }
+    if (!o.dump_valid || g > 100000000) throw std::runtime_error("RAP dump did not run (engine hung?)");
+  }
+  return res;
+}
+
+/// The nodes of a dump as (prefix, depth, count), sorted by (prefix, depth):
+/// the pre-order of RapTree::nodes(). range_bits is the engine's W.
+struct RapDumpNode {
+  uint32_t prefix = 0;
+  unsigned depth = 0;
+  uint64_t count = 0;
+  bool operator==(const RapDumpNode& o) const { return prefix == o.prefix && depth == o.depth && count == o.count; }
+};
+std::vector<RapDumpNode> rap_dump_nodes(const std::vector<RapDumpBeat>& beats, unsigned range_bits);
+std::vector<RapDumpNode> rap_tree_nodes(const RapTree& t);
+
+}  // namespace hwprof::model
