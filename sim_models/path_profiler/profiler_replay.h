@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "feed.h"
 #include "path_profiler.h"
 
 namespace hwprof::model {
@@ -72,28 +73,17 @@ ProfilerReplayResult replay_profiler(Engine& eng, const RecordSource& src, const
 
   // Feed. RECORDS is read every cycle (the read has no side effect).
   const uint64_t start = res.cycles;
-  uint64_t last_progress = res.cycles;
-  BranchRecord cur;
-  bool have = src(cur);
-  bool offering = false;
-  while (have) {
-    if (!offering && !(cfg.idle && cfg.idle())) offering = true;
-    in = {};
-    in.rec_valid = offering;
-    in.rec_data = cur;
-    in.csr_addr = unsigned(PathCsr::Records);
-    const auto o = eng.step(in);
-    ++res.cycles;
-    if (offering && o.rec_ready) {
-      offering = false;
-      last_progress = res.cycles;
-      ++res.records;
-      if (cfg.progress && (res.records & 0xfffff) == 0) cfg.progress(res.records);
-      have = src(cur);
-    }
-    if (res.cycles - last_progress > 100000)
-      throw std::runtime_error("path profiler took no record for 100000 cycles (engine hung?)");
-  }
+  res.records = feed_stream<BranchRecord>(
+      src, cfg.idle, cfg.progress, 100000, "path profiler took no record for 100000 cycles (engine hung?)",
+      [&](bool valid, const BranchRecord& r) {
+        in = {};
+        in.rec_valid = valid;
+        in.rec_data = r;
+        in.csr_addr = unsigned(PathCsr::Records);
+        const auto o = eng.step(in);
+        ++res.cycles;
+        return o.rec_ready;
+      });
   // Drain: every record processed (RECORDS counts the records the path
   // stack has taken; it emits in the same edge). The last descriptor is then
   // in the stack's output register; the HPT takes it in the next cycle (its

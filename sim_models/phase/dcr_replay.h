@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dcr_tracker.h"
+#include "feed.h"
 
 namespace hwprof::model {
 
@@ -68,28 +69,16 @@ DcrReplayResult replay_dcr(Engine& eng, const RecordSource& src, const DcrReplay
   write(DcrCsr::Interval, cfg.interval);
 
   const uint64_t start = res.cycles;
-  uint64_t last_progress = res.cycles;
-  BranchRecord cur;
-  bool have = src(cur);
-  bool offering = false;
-  while (have) {
-    if (!offering && !(cfg.idle && cfg.idle())) offering = true;
-    in = {};
-    in.rec_valid = offering;
-    in.rec = cur;
-    in.res_ready = !(cfg.stall && cfg.stall());
-    in.csr_addr = unsigned(DcrCsr::Status);
-    const auto o = step(in);
-    if (offering && o.rec_ready) {
-      offering = false;
-      last_progress = res.cycles;
-      ++res.records;
-      if (cfg.progress && (res.records & 0xfffff) == 0) cfg.progress(res.records);
-      have = src(cur);
-    }
-    if (res.cycles - last_progress > 1000000)
-      throw std::runtime_error("dcr tracker took no record for 1000000 cycles (engine hung?)");
-  }
+  res.records = feed_stream<BranchRecord>(
+      src, cfg.idle, cfg.progress, 1000000, "dcr tracker took no record for 1000000 cycles (engine hung?)",
+      [&](bool valid, const BranchRecord& r) {
+        in = {};
+        in.rec_valid = valid;
+        in.rec = r;
+        in.res_ready = !(cfg.stall && cfg.stall());
+        in.csr_addr = unsigned(DcrCsr::Status);
+        return step(in).rec_ready;
+      });
   // Drain: the last interval end (if any) is answered when STATUS.busy
   // falls (busy stays high until its result has been taken).
   for (uint64_t guard = 0; read(DcrCsr::Status) & 2u; ++guard)

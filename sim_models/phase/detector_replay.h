@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "feed.h"
 #include "phase_detector.h"
 
 namespace hwprof::model {
@@ -80,27 +81,15 @@ DetectorReplayResult replay_detector(Engine& eng, const RecordSource& src, const
   if (mode == DetectorMode::Path) write(DetCsr::Ppcr, cfg.ppcr);
 
   const uint64_t start = res.cycles;
-  uint64_t last_progress = res.cycles;
-  BranchRecord cur;
-  bool have = src(cur);
-  bool offering = false;
-  while (have) {
-    if (!offering && !(cfg.idle && cfg.idle())) offering = true;
-    in = {};
-    in.rec_valid = offering;
-    in.rec_data = cur;
-    in.csr_addr = unsigned(DetCsr::Records);
-    const auto o = cycle(in);
-    if (offering && o.rec_ready) {
-      offering = false;
-      last_progress = res.cycles;
-      ++res.records;
-      if (cfg.progress && (res.records & 0xfffff) == 0) cfg.progress(res.records);
-      have = src(cur);
-    }
-    if (res.cycles - last_progress > 1000000)
-      throw std::runtime_error("phase detector took no record for 1000000 cycles (engine hung?)");
-  }
+  res.records = feed_stream<BranchRecord>(
+      src, cfg.idle, cfg.progress, 1000000, "phase detector took no record for 1000000 cycles (engine hung?)",
+      [&](bool valid, const BranchRecord& r) {
+        in = {};
+        in.rec_valid = valid;
+        in.rec_data = r;
+        in.csr_addr = unsigned(DetCsr::Records);
+        return cycle(in).rec_ready;
+      });
   // Drain: every record in the core (RECORDS), no interval being computed or
   // waiting (STATUS busy and result pending clear).
   const uint32_t fed = static_cast<uint32_t>(std::min<uint64_t>(cfg.records_before + res.records, 0xffffffffu));

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "feed.h"
 #include "rap_engine.h"
 
 namespace hwprof::model {
@@ -78,27 +79,16 @@ RapReplayResult replay_rap(Engine& eng, const RapEventSource& src, const RapRepl
   write(RapCsr::Cmd, kRapCmdClear);
 
   const uint64_t start = res.cycles;
-  uint64_t last = res.cycles;
-  RapEvent cur;
-  bool have = src(cur);
-  bool offering = false;
-  while (have) {
-    if (!offering && !(cfg.idle && cfg.idle())) offering = true;
-    in = {};
-    in.ev_valid = offering;
-    in.ev_value = cur.value;
-    in.ev_weight = cur.weight;
-    in.csr_addr = unsigned(RapCsr::Status);
-    const auto o = step(in);
-    if (offering && o.ev_ready) {
-      offering = false;
-      last = res.cycles;
-      ++res.events;
-      if (cfg.progress && (res.events & 0xfffff) == 0) cfg.progress(res.events);
-      have = src(cur);
-    }
-    if (res.cycles - last > 10000000) throw std::runtime_error("RAP engine took no event for 10^7 cycles (hung?)");
-  }
+  res.events = feed_stream<RapEvent>(src, cfg.idle, cfg.progress, 10000000,
+                                     "RAP engine took no event for 10^7 cycles (hung?)",
+                                     [&](bool valid, const RapEvent& e) {
+                                       in = {};
+                                       in.ev_valid = valid;
+                                       in.ev_value = e.value;
+                                       in.ev_weight = e.weight;
+                                       in.csr_addr = unsigned(RapCsr::Status);
+                                       return step(in).ev_ready;
+                                     });
   // Drain the queue, then flush the buffer, then wait for idle.
   for (uint64_t g = 0;; ++g) {
     if (read(RapCsr::Raw) == RapEngine::sat32(res.events)) break;
