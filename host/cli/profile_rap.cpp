@@ -167,7 +167,8 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
                   {"splits_skipped", c.skipped}, {"scheduled_passes", c.sched}, {"capacity_passes", c.cap},
                   {"merges", c.merges},         {"nodes", c.nodes},          {"peak_nodes", c.peak},
                   {"cycles", r.feed_cycles},    {"stall_flush", c.stall_flush}, {"stall_cap", c.stall_cap},
-                  {"stall_sched", c.stall_sched}, {"in_stall", c.in_stall}, {"events_per_clock", epc}};
+                  {"stall_sched", c.stall_sched}, {"stall_tcam", c.stall_tcam}, {"in_stall", c.in_stall},
+                  {"events_per_clock", epc}};
     fmt::print("{}\n", j.dump(1));
     return;
   }
@@ -178,8 +179,8 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
   fmt::print("  tree         {} nodes (peak {}), {} splits, {} skipped, {} scheduled + {} capacity passes, {} merges\n",
              c.nodes, c.peak, c.splits, c.skipped, c.sched, c.cap, c.merges);
   fmt::print("  throughput   {:.4f} events/clock over {} cycles; stalls: {} replay (splits/pass starts), {} capacity-pass, "
-             "{} scheduled-pass cycles; {} ingress cycles waited\n",
-             epc, r.feed_cycles, c.stall_flush, c.stall_cap, c.stall_sched, c.in_stall);
+             "{} scheduled-pass, {} TCAM-write cycles; {} ingress cycles waited\n",
+             epc, r.feed_cycles, c.stall_flush, c.stall_cap, c.stall_sched, c.stall_tcam, c.in_stall);
   fmt::print("\nhot ranges (carry > {:.2f}% of n; indented under hot ancestors):\n", 100.0 * o.hot);
   fmt::print("{}", t.dump_text(true, hot_q16));
 }

@@ -69,6 +69,10 @@ module rap_engine #(
   parameter int unsigned BufDefault = 4,
   /// Width of n and of the node counters (33..64).
   parameter int unsigned CntW = 40,
+  /// TCAM: 0 = the flip-flop rap_tcam (write latency 1); 1..8 = rap_tcam_ram
+  /// with SliceW = TcamSlice (write latency 2^TcamSlice + 1 cycles, spent in
+  /// the TWR state after a split). RangeW must be a multiple.
+  parameter int unsigned TcamSlice = 4,
   /// Width of a depth.
   localparam int unsigned DepthW = $clog2(RangeW / 2 + 1)
 ) (
@@ -126,9 +130,11 @@ module rap_engine #(
     if (Groups < 1 || Groups > 4095) $fatal(1, "rap_engine: Groups must be 1..4095");
     if (MaxBuf < 1 || MaxBuf > 15) $fatal(1, "rap_engine: MaxBuf must be 1..15");
     if (CntW < 33 || CntW > 64) $fatal(1, "rap_engine: CntW must be 33..64");
+    if (TcamSlice > 8 || (TcamSlice != 0 && RangeW % TcamSlice != 0))
+      $fatal(1, "rap_engine: TcamSlice must be 0 or 1..8 dividing RangeW");
   end
 
-  typedef enum logic [1:0] {StRun = 2'd0, StPass = 2'd1, StDump = 2'd2} state_e;
+  typedef enum logic [1:0] {StRun = 2'd0, StPass = 2'd1, StDump = 2'd2, StTwr = 2'd3} state_e;
 
   function automatic logic [RangeW-1:0] mask_of(logic [DepthW-1:0] d);
     return ~({RangeW{1'b1}} >> (2 * 32'(d)));
@@ -172,8 +178,7 @@ module rap_engine #(
   logic [DepthW-1:0] pass_d_q, pass_d_d;
   logic [ScanW-1:0]  scan_q, scan_d;
   logic [ScanW-1:0]  beat_q, beat_d;
-  // Counter rows.
-  logic [CntW-1:0]   cnt_q [Groups][4];
+  // Row metadata (the counters are in rap_counter_ram).
   logic [3:0]        kids_q [Groups];
   logic              par_root_q [Groups];
   logic [IdxW-1:0]   par_idx_q [Groups];
@@ -181,7 +186,10 @@ module rap_engine #(
   // Statistics (32-bit saturating) and the register port's shadows.
   logic [31:0] raw_q, raw_d, pairs_q, pairs_d, splits_q, splits_d, skipped_q, skipped_d;
   logic [31:0] sched_q, sched_d, capp_q, capp_d, merges_q, merges_d, peak_q, peak_d;
-  logic [31:0] stf_q, stf_d, stc_q, stc_d, sts_q, sts_d, ins_q, ins_d;
+  logic [31:0] stf_q, stf_d, stc_q, stc_d, sts_q, sts_d, ins_q, ins_d, stt_q, stt_d;
+  // Merge scan stage B (the group found by stage A in the last cycle).
+  logic              b_valid_q;
+  logic [IdxW-1:0]   b_idx_q;
   logic [CntW-1:0] sh_n_q;
   logic [31:0] sh_pairs_q, sh_splits_q, sh_skipped_q, sh_sched_q, sh_capp_q, sh_merges_q, sh_peak_q;
   logic [ScanW-1:0] sh_used_q;
@@ -226,16 +234,30 @@ module rap_engine #(
   logic                     a_hit;
   logic [IdxW-1:0]          a_idx;
   logic [DepthW-1:0]        a_pd;
-  logic                     t_set, t_inv;
-  logic [IdxW-1:0]          t_idx, rd_idx;
+  logic                     t_set, t_inv, t_busy, t_last;
+  logic [IdxW-1:0]          free_idx, rd_idx;
   logic                     rd_valid;
   logic [DepthW-1:0]        rd_pdepth;
   logic [RangeW-1:0]        rd_prefix;
-  rap_tcam #(.RangeW(RangeW), .Groups(Groups)) u_tcam (
-    .clk_i, .rst_ni, .clear_i(clr), .key_i(p_value_q), .match_o(match), .pdepth_o(tpdepth),
-    .wr_set_i(t_set), .wr_inv_i(t_inv), .wr_idx_i(t_idx), .wr_pdepth_i(s1_depth_q), .wr_prefix_i(s1_prefix_q),
-    .rd_idx_i(rd_idx), .rd_valid_o(rd_valid), .rd_pdepth_o(rd_pdepth), .rd_prefix_o(rd_prefix),
-    .valid_o(tvalid), .sel_pdepth_i(pass_d_q), .sel_o(tsel));
+  if (TcamSlice == 0) begin : g_tcam_ff
+    rap_tcam #(.RangeW(RangeW), .Groups(Groups)) u_tcam (
+      .clk_i, .rst_ni, .clear_i(clr), .key_i(p_value_q), .match_o(match), .pdepth_o(tpdepth),
+      .set_i(t_set), .set_idx_i(free_idx), .set_pdepth_i(s1_depth_q), .set_prefix_i(s1_prefix_q),
+      .inv_i(t_inv), .inv_idx_i(b_idx_q),
+      .rd_idx_i(rd_idx), .rd_valid_o(rd_valid), .rd_pdepth_o(rd_pdepth), .rd_prefix_o(rd_prefix),
+      .valid_o(tvalid), .sel_pdepth_i(pass_d_q), .sel_o(tsel));
+    assign t_busy = 1'b0;
+    assign t_last = 1'b0;
+  end else begin : g_tcam_ram
+    // The RAM TCAM reads the key one cycle ahead: the value P holds next cycle.
+    rap_tcam_ram #(.RangeW(RangeW), .Groups(Groups), .SliceW(TcamSlice)) u_tcam (
+      .clk_i, .rst_ni, .clear_i(clr), .key_next_i(buf_emit ? buf_out_value : p_value_q),
+      .match_o(match), .pdepth_o(tpdepth),
+      .set_i(t_set), .set_idx_i(free_idx), .set_pdepth_i(s1_depth_q), .set_prefix_i(s1_prefix_q),
+      .inv_i(t_inv), .inv_idx_i(b_idx_q), .busy_o(t_busy), .last_o(t_last),
+      .rd_idx_i(rd_idx), .rd_valid_o(rd_valid), .rd_pdepth_o(rd_pdepth), .rd_prefix_o(rd_prefix),
+      .valid_o(tvalid), .sel_pdepth_i(pass_d_q), .sel_o(tsel));
+  end
   rap_arbiter #(.RangeW(RangeW), .Groups(Groups)) u_arb (
     .match_i(match), .pdepth_i(tpdepth), .hit_o(a_hit), .idx_o(a_idx), .pdepth_o(a_pd));
 
@@ -244,13 +266,28 @@ module rap_engine #(
   assign s0_depth = a_hit ? a_pd + DepthW'(1) : '0;
   assign s0_col   = a_hit ? p_value_q[RangeW - 2 * (32'(a_pd) + 1) +: 2] : 2'd0;
 
+  // ------------------------------------------------------------------ counter SRAM
+  // Port A (a row) is read at every edge: in RUN the row S0 matched (S1's
+  // counter), in PASS the row stage A found (stage B's children), in DUMP the
+  // row of the next beat. Port B: the parent of stage A's group.
+  logic              found, do_merge, do_split, c_we;
+  logic [IdxW-1:0]   fs, c_ra, c_wrow;
+  logic [1:0]        c_wcol;
+  logic [CntW-1:0]   c_wdata, cntb;
+  logic [4*CntW-1:0] rowa;
+  logic [CntW+2:0]   sum;
+  rap_counter_ram #(.Groups(Groups), .CntW(CntW)) u_cnt (
+    .clk_i, .rst_ni, .clear_i(clr), .zero_i(do_split), .zero_row_i(free_idx),
+    .we_i(c_we), .wrow_i(c_wrow), .wcol_i(c_wcol), .wdata_i(c_wdata),
+    .ra_i(c_ra), .rowa_o(rowa), .rb_row_i(par_idx_q[fs]), .rb_col_i(par_col_q[fs]), .cntb_o(cntb));
+
   // ------------------------------------------------------------------ S1: update and split check
   logic [CntW-1:0] cur, cnt_new, n_new, t_new, t_cur;
   logic            commit, split_due, fits, sched_due;
   logic            split_now, skip_now, cap_start, sched_start;
   rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_new (.eps_i(eps_q), .n_i(n_new), .t_o(t_new));
   rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_cur (.eps_i(eps_q), .n_i(n_q), .t_o(t_cur));
-  assign cur       = s1_root_q ? root_cnt_q : cnt_q[s1_grp_q][s1_col_q];
+  assign cur       = s1_root_q ? root_cnt_q : rowa[32'(s1_col_q) * CntW +: CntW];
   assign cnt_new   = cur + CntW'(s1_weight_q);
   assign n_new     = n_q + CntW'(s1_weight_q);
   assign commit    = st_q == StRun && s1_valid_q;
@@ -266,10 +303,16 @@ module rap_engine #(
   assign p_free    = !p_valid_q || adv;
 
   // ------------------------------------------------------------------ merge pass scan
-  logic              in_pass, found, elig, do_merge, pass_end, cap_end, split_after;
-  logic [IdxW-1:0]   fs;
+  // Stage A (every pass cycle): find the lowest valid group with parent depth
+  // pass_d_q at or above scan_q and read its row (port A) and its parent's
+  // counter (port B). Stage B (the next cycle): merge it if its children are
+  // leaves and parent + children <= T(n). Stage B's write (a counter at depth
+  // d) never feeds stage A's read in the same edge (children at depth d + 1,
+  // another parent at depth d); the cycle that moves to depth d - 1 has no
+  // stage A read, so the next level reads after the last write.
+  logic              in_pass, elig, pass_end, cap_end, split_after;
   logic [CntW-1:0]   par_cnt;
-  logic [CntW+2:0]   sum;
+  logic [ScanW-1:0]  used_after;
   always_comb begin
     found = 1'b0;
     fs = '0;
@@ -281,18 +324,22 @@ module rap_engine #(
     end
   end
   assign in_pass = st_q == StPass;
-  assign elig    = kids_q[fs] == 4'b0;
-  assign par_cnt = par_root_q[fs] ? root_cnt_q : cnt_q[par_idx_q[fs]][par_col_q[fs]];
-  assign sum = (CntW + 3)'(par_cnt) + (CntW + 3)'(cnt_q[fs][0]) + (CntW + 3)'(cnt_q[fs][1]) +
-               (CntW + 3)'(cnt_q[fs][2]) + (CntW + 3)'(cnt_q[fs][3]);
-  assign do_merge  = in_pass && found && elig && sum <= (CntW + 3)'(t_cur);
+  assign elig    = kids_q[b_idx_q] == 4'b0;
+  assign par_cnt = par_root_q[b_idx_q] ? root_cnt_q : cntb;
+  assign sum = (CntW + 3)'(par_cnt) + (CntW + 3)'(rowa[0 +: CntW]) + (CntW + 3)'(rowa[CntW +: CntW]) +
+               (CntW + 3)'(rowa[2*CntW +: CntW]) + (CntW + 3)'(rowa[3*CntW +: CntW]);
+  assign do_merge  = in_pass && b_valid_q && elig && sum <= (CntW + 3)'(t_cur);
   assign pass_end  = in_pass && !found && pass_d_q == '0;
   assign cap_end   = pass_end && pass_cap_q;
+  assign used_after = used_q - ScanW'(do_merge);
+  // The last cycle of a capacity pass runs stage B of a depth-0 group (the
+  // root's children) if any; it cannot merge: the leaf waiting to split has
+  // count > T(n), and it is either one of those children or below one
+  // (asserted below). So `fits` and the valid bits already count every
+  // group the pass freed.
   assign split_after = cap_end && fits;
 
   // Allocation: the lowest free group.
-  logic            do_split;
-  logic [IdxW-1:0] free_idx;
   always_comb begin
     free_idx = '0;
     for (int e = Groups - 1; e >= 0; e--)
@@ -301,7 +348,12 @@ module rap_engine #(
   assign do_split = split_now || split_after;
   assign t_set = do_split && !clr;
   assign t_inv = do_merge && !clr;
-  assign t_idx = do_split ? free_idx : fs;
+
+  // Counter writes: the S1 commit (RUN) or a merge into a non-root parent (PASS).
+  assign c_we    = (commit && !s1_root_q) || (do_merge && !par_root_q[b_idx_q]);
+  assign c_wrow  = commit ? s1_grp_q : par_idx_q[b_idx_q];
+  assign c_wcol  = commit ? s1_col_q : par_col_q[b_idx_q];
+  assign c_wdata = commit ? cnt_new : CntW'(sum);
 
   // next_merge: doubled until it exceeds n (saturating).
   logic [CntW-1:0] nm_next;
@@ -344,6 +396,7 @@ module rap_engine #(
     stc_d = (in_pass && pass_cap_q) ? sat_inc(stc_q) : stc_q;
     sts_d = (in_pass && !pass_cap_q) ? sat_inc(sts_q) : sts_q;
     ins_d = (ev_valid_i && !ev_ready_o) ? sat_inc(ins_q) : ins_q;
+    stt_d = (st_q == StTwr) ? sat_inc(stt_q) : stt_q;
 
     // 1. Controller.
     if (commit) begin
@@ -356,6 +409,10 @@ module rap_engine #(
         pend_sched_d = sched_due;
         pass_d_d = DepthW'(H - 1);
         scan_d = '0;
+      end else if (split_now && TcamSlice != 0) begin
+        // The RAM TCAM's write first, then the scheduled pass if it is due.
+        st_d = StTwr;
+        pend_sched_d = sched_due;
       end else if (sched_start) begin
         st_d = StPass;
         pass_cap_d = 1'b0;
@@ -363,13 +420,21 @@ module rap_engine #(
         scan_d = '0;
       end
     end
+    if (st_q == StTwr && t_last) begin
+      if (pend_sched_q) begin
+        st_d = StPass;
+        pass_cap_d = 1'b0;
+        pend_sched_d = 1'b0;
+        pass_d_d = DepthW'(H - 1);
+        scan_d = '0;
+      end else begin
+        st_d = StRun;
+      end
+    end
+    if (do_merge) merges_d = sat_inc(merges_q);
     if (in_pass) begin
       if (found) begin
         scan_d = ScanW'(fs) + ScanW'(1);
-        if (do_merge) begin
-          used_d = used_q - ScanW'(1);
-          merges_d = sat_inc(merges_q);
-        end
       end else if (pass_d_q != '0) begin
         pass_d_d = pass_d_q - DepthW'(1);
         scan_d = '0;
@@ -379,7 +444,9 @@ module rap_engine #(
           full_d = 1'b1;
           skipped_d = sat_inc(skipped_q);
         end
-        if (pend_sched_q) begin
+        if (split_after && TcamSlice != 0) begin
+          st_d = StTwr;  // the scheduled pass (if pending) follows the write
+        end else if (pend_sched_q) begin
           pass_cap_d = 1'b0;
           pass_d_d = DepthW'(H - 1);
           scan_d = '0;
@@ -397,10 +464,10 @@ module rap_engine #(
       if (beat_q == ScanW'(Groups)) st_d = StRun;
       else beat_d = beat_q + ScanW'(1);
     end
+    used_d = used_after + ScanW'(do_split);
     if (do_split) begin
-      used_d = used_q + ScanW'(1);
       splits_d = sat_inc(splits_q);
-      if (32'(used_q) * 4 + 5 > peak_q) peak_d = 32'(used_q) * 4 + 5;
+      if (32'(used_after) * 4 + 5 > peak_q) peak_d = 32'(used_after) * 4 + 5;
     end
 
     // 4. Register writes.
@@ -481,7 +548,8 @@ module rap_engine #(
       beat_q <= '0;
       raw_q <= '0; pairs_q <= '0; splits_q <= '0; skipped_q <= '0;
       sched_q <= '0; capp_q <= '0; merges_q <= '0; peak_q <= 32'd1;
-      stf_q <= '0; stc_q <= '0; sts_q <= '0; ins_q <= '0;
+      stf_q <= '0; stc_q <= '0; sts_q <= '0; ins_q <= '0; stt_q <= '0;
+      b_valid_q <= 1'b0;
       sh_n_q <= '0; sh_pairs_q <= '0; sh_splits_q <= '0; sh_skipped_q <= '0; sh_sched_q <= '0;
       sh_capp_q <= '0; sh_merges_q <= '0; sh_peak_q <= 32'd1; sh_used_q <= '0; sh_full_q <= 1'b0;
     end else if (clr) begin
@@ -500,7 +568,8 @@ module rap_engine #(
       beat_q <= '0;
       raw_q <= '0; pairs_q <= '0; splits_q <= '0; skipped_q <= '0;
       sched_q <= '0; capp_q <= '0; merges_q <= '0; peak_q <= 32'd1;
-      stf_q <= '0; stc_q <= '0; sts_q <= '0; ins_q <= '0;
+      stf_q <= '0; stc_q <= '0; sts_q <= '0; ins_q <= '0; stt_q <= '0;
+      b_valid_q <= 1'b0;
       sh_n_q <= '0; sh_pairs_q <= '0; sh_splits_q <= '0; sh_skipped_q <= '0; sh_sched_q <= '0;
       sh_capp_q <= '0; sh_merges_q <= '0; sh_peak_q <= 32'd1; sh_used_q <= '0; sh_full_q <= 1'b0;
     end else begin
@@ -516,15 +585,17 @@ module rap_engine #(
       beat_q <= beat_d;
       raw_q <= raw_d; pairs_q <= pairs_d; splits_q <= splits_d; skipped_q <= skipped_d;
       sched_q <= sched_d; capp_q <= capp_d; merges_q <= merges_d; peak_q <= peak_d;
-      stf_q <= stf_d; stc_q <= stc_d; sts_q <= sts_d; ins_q <= ins_d;
+      stf_q <= stf_d; stc_q <= stc_d; sts_q <= sts_d; ins_q <= ins_d; stt_q <= stt_d;
+      b_valid_q <= in_pass && found;
       // Root counter: the S1 commit or a merge into the root.
       if (commit && s1_root_q) root_cnt_q <= cnt_new;
-      else if (do_merge && par_root_q[fs]) root_cnt_q <= CntW'(sum);
+      else if (do_merge && par_root_q[b_idx_q]) root_cnt_q <= CntW'(sum);
       // P and S1.
       p_valid_q <= (p_valid_q && !adv) || buf_emit;
       s1_valid_q <= adv;
-      // Shadows.
-      if (st_d != StPass) begin
+      // Shadows (not while a pass or the TCAM write that may precede a
+      // scheduled pass is under way).
+      if (st_d == StRun || st_d == StDump) begin
         sh_n_q <= n_d; sh_pairs_q <= pairs_d; sh_splits_q <= splits_d; sh_skipped_q <= skipped_d;
         sh_sched_q <= sched_d; sh_capp_q <= capp_d; sh_merges_q <= merges_d; sh_peak_q <= peak_d;
         sh_used_q <= used_d; sh_full_q <= full_d;
@@ -546,18 +617,14 @@ module rap_engine #(
       s1_prefix_q <= p_value_q & mask_of(s0_depth);
       s1_weight_q <= p_weight_q;
     end
+    b_idx_q <= fs;
   end
 
-  // Counter rows.
+  // Row metadata (the counters are in u_cnt).
   always_ff @(posedge clk_i) begin
     if (!clr) begin
-      if (commit && !s1_root_q) cnt_q[s1_grp_q][s1_col_q] <= cnt_new;
-      if (do_merge && !par_root_q[fs]) begin
-        cnt_q[par_idx_q[fs]][par_col_q[fs]] <= CntW'(sum);
-        kids_q[par_idx_q[fs]][par_col_q[fs]] <= 1'b0;
-      end
+      if (do_merge && !par_root_q[b_idx_q]) kids_q[par_idx_q[b_idx_q]][par_col_q[b_idx_q]] <= 1'b0;
       if (do_split) begin
-        for (int c = 0; c < 4; c++) cnt_q[free_idx][c] <= '0;
         kids_q[free_idx] <= 4'b0;
         par_root_q[free_idx] <= s1_root_q;
         par_idx_q[free_idx] <= s1_grp_q;
@@ -568,16 +635,19 @@ module rap_engine #(
   end
 
   // ------------------------------------------------------------------ dump and registers out
-  assign rd_idx = (beat_q == '0) ? '0 : IdxW'(beat_q - ScanW'(1));
+  // Dump: the row and TCAM entry of beat b (slot b - 1) are read at the edge
+  // that enters beat b (the slot of beat_d).
+  assign rd_idx = (beat_d == '0) ? '0 : IdxW'(beat_d - ScanW'(1));
+  assign c_ra = (st_q == StDump) ? rd_idx : (in_pass ? fs : a_idx);
   assign dump_valid_o = st_q == StDump;
   assign dump_last_o = st_q == StDump && beat_q == ScanW'(Groups);
   assign dump_slot_valid_o = (beat_q == '0) || rd_valid;
   assign dump_depth_o = (beat_q == '0) ? '0 : rd_pdepth + DepthW'(1);
   assign dump_prefix_o = (beat_q == '0) ? '0 : rd_prefix;
-  assign dump_cnt0_o = (beat_q == '0) ? root_cnt_q : cnt_q[rd_idx][0];
-  assign dump_cnt1_o = (beat_q == '0) ? '0 : cnt_q[rd_idx][1];
-  assign dump_cnt2_o = (beat_q == '0) ? '0 : cnt_q[rd_idx][2];
-  assign dump_cnt3_o = (beat_q == '0) ? '0 : cnt_q[rd_idx][3];
+  assign dump_cnt0_o = (beat_q == '0) ? root_cnt_q : rowa[0 +: CntW];
+  assign dump_cnt1_o = (beat_q == '0) ? '0 : rowa[CntW +: CntW];
+  assign dump_cnt2_o = (beat_q == '0) ? '0 : rowa[2*CntW +: CntW];
+  assign dump_cnt3_o = (beat_q == '0) ? '0 : rowa[3*CntW +: CntW];
 
   always_comb begin
     case (csr_addr_i)
@@ -585,7 +655,7 @@ module rap_engine #(
       5'd1: csr_rdata_o = st_cap_q;
       5'd2: csr_rdata_o = st_mf_q;
       5'd3: csr_rdata_o = 32'(st_buf_q);
-      5'd5: csr_rdata_o = {26'b0, flush_q, st_q == StPass, st_q == StDump, sh_full_q, idle, err_q};
+      5'd5: csr_rdata_o = {25'b0, st_q == StTwr, flush_q, st_q == StPass, st_q == StDump, sh_full_q, idle, err_q};
       5'd6: csr_rdata_o = sh_n_q[31:0];
       5'd7: csr_rdata_o = 32'(sh_n_q[CntW-1:32]);
       5'd8: csr_rdata_o = raw_q;
@@ -601,12 +671,16 @@ module rap_engine #(
       5'd18: csr_rdata_o = stc_q;
       5'd19: csr_rdata_o = sts_q;
       5'd20: csr_rdata_o = ins_q;
-      5'd21: csr_rdata_o = {10'b0, 6'(RangeW), 4'(MaxBuf), 12'(Groups)};
+      5'd21: csr_rdata_o = {6'b0, 4'(TcamSlice), 6'(RangeW), 4'(MaxBuf), 12'(Groups)};
+      5'd22: csr_rdata_o = stt_q;
       default: csr_rdata_o = '0;
     endcase
   end
 
   `HWPROF_ASSERT(used_le_cap, used_q <= ScanW'(Groups))
   `HWPROF_ASSERT(no_split_without_room, !do_split || !tvalid[free_idx])
+  `HWPROF_ASSERT(no_merge_at_cap_end, !(cap_end && do_merge))
+  `HWPROF_ASSERT(twr_iff_tcam_busy, (st_q == StTwr) == t_busy)
+  `HWPROF_ASSERT(stage_b_in_pass, !b_valid_q || in_pass)
 
 endmodule

@@ -6,13 +6,16 @@
 // length). Entries at one pdepth cover disjoint ranges, so at most one entry
 // per pdepth matches.
 //
-// This is the flip-flop variant: a search is combinational and a write takes
-// effect at the edge (write latency 1, so the controller's one-cycle replay
-// after a split covers it). The RAM-based variant (docs/rap_engine.md,
-// "TCAM organisation", not built yet) keeps the same ports.
+// This is the flip-flop variant (TcamSlice = 0 in rap_engine): a search is
+// combinational on key_i and a write takes effect at the edge (write latency
+// 1, so the controller's one-cycle replay after a split covers it). The
+// RAM-based variant is rap_tcam_ram (same table, same ports except the
+// search key, which it reads one cycle ahead, and its busy/last outputs).
 //
-// Ports besides the search: one write port (set or invalidate an entry),
-// clear (invalidate all), a read port for the dump, and the valid and
+// Ports besides the search: set (one entry {1, pdepth, prefix}) and
+// invalidate (another entry, or the same: set wins) at one edge, clear
+// (invalidate all), a registered read port for the dump (rd_idx_i at an
+// edge, the entry as before the edge in the next cycle), and the valid and
 // depth-selected vectors for the allocator and the merge scan.
 `default_nettype none
 
@@ -38,23 +41,25 @@ module rap_tcam #(
   output logic [Groups-1:0]             match_o,
   /// Every entry's pdepth, entry e in bits [e*DepthW +: DepthW].
   output logic [Groups*DepthW-1:0]      pdepth_o,
-  /// Write: set entry wr_idx_i to {1, wr_pdepth_i, wr_prefix_i} ...
-  input  wire logic                     wr_set_i,
-  /// ... or invalidate it (wr_set_i wins if both).
-  input  wire logic                     wr_inv_i,
-  /// Entry written.
-  input  wire logic [IdxW-1:0]          wr_idx_i,
-  /// Parent depth of the written entry.
-  input  wire logic [DepthW-1:0]        wr_pdepth_i,
-  /// Parent prefix of the written entry (low bits zero).
-  input  wire logic [RangeW-1:0]        wr_prefix_i,
-  /// Read port (dump): entry index.
+  /// Set entry set_idx_i to {1, set_pdepth_i, set_prefix_i} at the edge.
+  input  wire logic                     set_i,
+  /// Entry set.
+  input  wire logic [IdxW-1:0]          set_idx_i,
+  /// Parent depth of the set entry.
+  input  wire logic [DepthW-1:0]        set_pdepth_i,
+  /// Parent prefix of the set entry (bits below 2*set_pdepth_i are ignored).
+  input  wire logic [RangeW-1:0]        set_prefix_i,
+  /// Invalidate entry inv_idx_i at the edge.
+  input  wire logic                     inv_i,
+  /// Entry invalidated.
+  input  wire logic [IdxW-1:0]          inv_idx_i,
+  /// Read port (dump): entry index, read at the edge.
   input  wire logic [IdxW-1:0]          rd_idx_i,
-  /// Read port: valid.
+  /// Read port: valid of the entry read at the last edge.
   output logic                          rd_valid_o,
   /// Read port: parent depth.
   output logic [DepthW-1:0]             rd_pdepth_o,
-  /// Read port: parent prefix.
+  /// Read port: parent prefix (low bits zero).
   output logic [RangeW-1:0]             rd_prefix_o,
   /// Valid bits.
   output logic [Groups-1:0]             valid_o,
@@ -80,28 +85,27 @@ module rap_tcam #(
       pdepth_o[e*DepthW +: DepthW] = pdepth_q[e];
     end
   end
-  assign valid_o     = valid_q;
-  assign rd_valid_o  = valid_q[rd_idx_i];
-  assign rd_pdepth_o = pdepth_q[rd_idx_i];
-  assign rd_prefix_o = prefix_q[rd_idx_i];
+  assign valid_o = valid_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q <= '0;
     end else if (clear_i) begin
       valid_q <= '0;
-    end else if (wr_set_i) begin
-      valid_q[wr_idx_i] <= 1'b1;
-    end else if (wr_inv_i) begin
-      valid_q[wr_idx_i] <= 1'b0;
+    end else begin
+      if (inv_i) valid_q[inv_idx_i] <= 1'b0;
+      if (set_i) valid_q[set_idx_i] <= 1'b1;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (wr_set_i) begin
-      pdepth_q[wr_idx_i] <= wr_pdepth_i;
-      prefix_q[wr_idx_i] <= wr_prefix_i & mask_of(wr_pdepth_i);
+    if (set_i) begin
+      pdepth_q[set_idx_i] <= set_pdepth_i;
+      prefix_q[set_idx_i] <= set_prefix_i & mask_of(set_pdepth_i);
     end
+    rd_valid_o <= valid_q[rd_idx_i];
+    rd_pdepth_o <= pdepth_q[rd_idx_i];
+    rd_prefix_o <= prefix_q[rd_idx_i];
   end
 
 endmodule

@@ -7,8 +7,10 @@
 // and then commits the edge in the RTL's order:
 //   0. CMD.clear overrides everything (tree, buffer, queue, pipeline, counters;
 //      the event taken in that cycle is dropped too);
-//   1. controller: a pass cycle counts down (the tree already holds the pass's
-//      result, the RTL computes it over these cycles); a dump beat advances;
+//   1. controller: a pass or TCAM-write cycle counts down (the tree already
+//      holds the result, the RTL computes it over these cycles; the order is
+//      capacity pass, TCAM write of the split, scheduled pass); a dump beat
+//      advances;
 //      in RUN the pair in S1 commits (RapTree::add); a commit that changed the
 //      tree's structure (split or pass) "disturbs": the match S0 computed in
 //      this cycle is thrown away and replayed;
@@ -20,7 +22,7 @@
 //   4. register writes (staged parameters, STATUS W1C, CMD flush / dump);
 //   5. the ingress event is pushed into the queue;
 //   6. the tree counters shown on the register port are copied from the tree
-//      unless the controller is in a pass.
+//      unless the controller is in a pass or a TCAM write.
 #pragma once
 
 #include <algorithm>
@@ -56,9 +58,10 @@ enum class RapCsr : unsigned {
   StallCap = 18,    ///< cycles in capacity passes
   StallSched = 19,  ///< cycles in scheduled passes
   InStall = 20,     ///< cycles with ev_valid high and ev_ready low
-  Params = 21,      ///< Groups[11:0], MaxBuf[15:12], RangeW[21:16]
+  Params = 21,      ///< Groups[11:0], MaxBuf[15:12], RangeW[21:16], TcamSlice[25:22]
+  StallTcam = 22,   ///< cycles in the RAM TCAM's write after a split (TWR)
 };
-inline constexpr unsigned kRapCsrCount = 22;
+inline constexpr unsigned kRapCsrCount = 23;
 inline constexpr uint32_t kRapCmdClear = 1u << 0;
 inline constexpr uint32_t kRapCmdFlush = 1u << 1;
 inline constexpr uint32_t kRapCmdDump = 1u << 2;
@@ -68,6 +71,7 @@ inline constexpr uint32_t kRapStFull = 1u << 2;
 inline constexpr uint32_t kRapStDump = 1u << 3;
 inline constexpr uint32_t kRapStPass = 1u << 4;
 inline constexpr uint32_t kRapStFlush = 1u << 5;
+inline constexpr uint32_t kRapStTcam = 1u << 6;
 
 /// Build-time parameters of one engine (the RTL's parameters).
 struct RapEngineConfig {
@@ -76,7 +80,12 @@ struct RapEngineConfig {
   unsigned queue_depth = 1024;   ///< QueueDepth
   unsigned max_buf = kRapBufMaxDepth;  ///< MaxBuf
   unsigned buf_default = 4;      ///< BUF_DEPTH after reset
+  unsigned tcam_slice = 4;       ///< TcamSlice: 0 flip-flop TCAM, else the RAM TCAM's slice width
   unsigned cap_max() const { return 4 * groups + 4; }
+  /// Cycles of the RAM TCAM's entry write after a split (the TWR state):
+  /// 2^TcamSlice addresses plus one refresh cycle; 0 for the flip-flop TCAM
+  /// (docs/rap_engine.md, "TCAM write latency").
+  uint64_t tcam_write_cycles() const { return tcam_slice ? (uint64_t{1} << tcam_slice) + 1 : 0; }
   /// Cycles of one merge pass that starts with `nodes` nodes: one per group
   /// (internal node) plus one per depth H-1..0 (docs/rap_engine.md).
   uint64_t pass_cycles(uint64_t nodes) const { return (nodes - 1) / 4 + range_bits / 2; }
@@ -141,7 +150,7 @@ class RapEngine {
       case RapCsr::Status:
         return (err_ ? kRapStErr : 0) | (idle() ? kRapStIdle : 0) | (shown_.full ? kRapStFull : 0) |
                (st_ == St::Dump ? kRapStDump : 0) | (st_ == St::Pass ? kRapStPass : 0) |
-               (flush_ ? kRapStFlush : 0);
+               (flush_ ? kRapStFlush : 0) | (st_ == St::Twr ? kRapStTcam : 0);
       case RapCsr::NLo: return static_cast<uint32_t>(shown_.n);
       case RapCsr::NHi: return static_cast<uint32_t>(shown_.n >> 32);
       case RapCsr::Raw: return sat32(raw_);
@@ -157,7 +166,10 @@ class RapEngine {
       case RapCsr::StallCap: return sat32(stall_cap_);
       case RapCsr::StallSched: return sat32(stall_sched_);
       case RapCsr::InStall: return sat32(in_stall_);
-      case RapCsr::Params: return (cfg_.groups & 0xfffu) | (cfg_.max_buf & 0xfu) << 12 | (cfg_.range_bits & 0x3fu) << 16;
+      case RapCsr::Params:
+        return (cfg_.groups & 0xfffu) | (cfg_.max_buf & 0xfu) << 12 | (cfg_.range_bits & 0x3fu) << 16 |
+               (cfg_.tcam_slice & 0xfu) << 22;
+      case RapCsr::StallTcam: return sat32(stall_tcam_);
     }
     return 0;
   }
@@ -180,15 +192,18 @@ class RapEngine {
 
     // 1. Controller.
     bool disturbed = false;
-    if (st_ == St::Pass) {
+    if (st_ == St::Pass || st_ == St::Twr) {
       if (rem_cap_ > 0) {
         --rem_cap_;
         ++stall_cap_;
+      } else if (rem_twr_ > 0) {
+        --rem_twr_;
+        ++stall_tcam_;
       } else {
         --rem_sched_;
         ++stall_sched_;
       }
-      if (rem_cap_ == 0 && rem_sched_ == 0) st_ = St::Run;
+      st_ = busy_state();
     } else if (st_ == St::Dump) {
       if (in.dump_ready) {
         if (beat_ == cfg_.groups)
@@ -201,8 +216,9 @@ class RapEngine {
       disturbed = u.split || u.capacity_pass || u.scheduled_pass;
       if (disturbed) ++stall_flush_;
       rem_cap_ = u.capacity_pass ? cfg_.pass_cycles(u.capacity_pass_nodes) : 0;
+      rem_twr_ = u.split ? cfg_.tcam_write_cycles() : 0;
       rem_sched_ = u.scheduled_pass ? cfg_.pass_cycles(u.scheduled_pass_nodes) : 0;
-      if (rem_cap_ + rem_sched_ > 0) st_ = St::Pass;
+      st_ = busy_state();
     }
 
     // 2. S0: P -> S1.
@@ -243,12 +259,19 @@ class RapEngine {
     if (in.ev_valid && o.ev_ready) q_.push_back({in.ev_value & mask(), in.ev_weight});
 
     // 6. Shown counters.
-    if (st_ != St::Pass) shown_ = shown_from_tree();
+    if (st_ == St::Run || st_ == St::Dump) shown_ = shown_from_tree();
     return o;
   }
 
  private:
-  enum class St { Run, Pass, Dump };
+  enum class St { Run, Pass, Dump, Twr };
+  /// The state while cycles remain: capacity pass, TCAM write, scheduled pass.
+  St busy_state() const {
+    if (rem_cap_ > 0) return St::Pass;
+    if (rem_twr_ > 0) return St::Twr;
+    if (rem_sched_ > 0) return St::Pass;
+    return St::Run;
+  }
   struct Staged {
     uint32_t eps = kRapEpsDefault, cap = 512, merge_first = 1024, buf = 4;
   };
@@ -281,8 +304,8 @@ class RapEngine {
     p_ = s1_ = flush_ = false;
     st_ = St::Run;
     beat_ = 0;
-    rem_cap_ = rem_sched_ = 0;
-    raw_ = stall_flush_ = stall_cap_ = stall_sched_ = in_stall_ = 0;
+    rem_cap_ = rem_twr_ = rem_sched_ = 0;
+    raw_ = stall_flush_ = stall_cap_ = stall_sched_ = stall_tcam_ = in_stall_ = 0;
     shown_ = shown_from_tree();
   }
 
@@ -327,8 +350,8 @@ class RapEngine {
   RapPair p_pair_, s1_pair_;
   St st_ = St::Run;
   unsigned beat_ = 0;
-  uint64_t rem_cap_ = 0, rem_sched_ = 0;
-  uint64_t raw_ = 0, stall_flush_ = 0, stall_cap_ = 0, stall_sched_ = 0, in_stall_ = 0;
+  uint64_t rem_cap_ = 0, rem_twr_ = 0, rem_sched_ = 0;
+  uint64_t raw_ = 0, stall_flush_ = 0, stall_cap_ = 0, stall_sched_ = 0, stall_tcam_ = 0, in_stall_ = 0;
   Shown shown_;
 };
 

@@ -38,7 +38,7 @@ struct RapReplayConfig {
 struct RapCounters {
   uint64_t n = 0;
   uint32_t raw = 0, pairs = 0, splits = 0, skipped = 0, sched = 0, cap = 0, merges = 0, nodes = 0, peak = 0,
-           stall_flush = 0, stall_cap = 0, stall_sched = 0, in_stall = 0, status = 0;
+           stall_flush = 0, stall_cap = 0, stall_sched = 0, stall_tcam = 0, in_stall = 0, status = 0;
 };
 
 struct RapReplayResult {
@@ -114,6 +114,7 @@ RapReplayResult replay_rap(Engine& eng, const RapEventSource& src, const RapRepl
   c.stall_flush = read(RapCsr::StallFlush);
   c.stall_cap = read(RapCsr::StallCap);
   c.stall_sched = read(RapCsr::StallSched);
+  c.stall_tcam = read(RapCsr::StallTcam);
   c.in_stall = read(RapCsr::InStall);
   c.status = read(RapCsr::Status);
 

@@ -1,12 +1,14 @@
 # rap/rap: the RAP engine (docs/rap_engine.md): Verilated configurations, the
 # RTL engine and the lock-step tests (see tb/CMakeLists.txt).
 hwprof_manifest(rap_engine RAP_SOURCES)
-foreach(cfg "32;127;1024" "8;8;4")
+# RangeW; Groups; QueueDepth; TcamSlice (0: the flip-flop TCAM).
+foreach(cfg "32;127;1024;4" "8;8;4;4" "8;8;4;0")
   list(GET cfg 0 w)
   list(GET cfg 1 g)
   list(GET cfg 2 q)
-  hwprof_verilate(PREFIX Vrap_engine_w${w}_g${g}_q${q} TOP rap_engine SOURCES ${RAP_SOURCES}
-    PARAMS RangeW=${w} Groups=${g} QueueDepth=${q})
+  list(GET cfg 3 t)
+  hwprof_verilate(PREFIX Vrap_engine_w${w}_g${g}_q${q}_t${t} TOP rap_engine SOURCES ${RAP_SOURCES}
+    PARAMS RangeW=${w} Groups=${g} QueueDepth=${q} TcamSlice=${t})
 endforeach()
 # Stage configurations (per-stage lock-step tests).
 hwprof_manifest(rap_merge_buffer RMB_SOURCES)
@@ -14,7 +16,7 @@ hwprof_verilate(PREFIX Vrap_merge_buffer_m4 TOP rap_merge_buffer SOURCES ${RMB_S
 target_sources(hwprof_tb PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/rap/rap_engine_rtl.cpp)
 target_include_directories(hwprof_tb PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/rap)
 
-add_executable(tb_rap rap/rap_engine_test.cpp rap/rap_stage_test.cpp)
+add_executable(tb_rap rap/rap_engine_test.cpp rap/rap_stage_test.cpp rap/rap_val_test.cpp)
 target_compile_options(tb_rap PRIVATE ${HWPROF_WARNINGS})
 target_link_libraries(tb_rap PRIVATE hwprof_tb GTest::gtest GTest::gtest_main)
 target_compile_definitions(tb_rap PRIVATE HWPROF_TRACE_DIR="${CMAKE_SOURCE_DIR}/tests/traces")

@@ -4,8 +4,9 @@
 
 #include <stdexcept>
 
-#include "Vrap_engine_w32_g127_q1024.h"
-#include "Vrap_engine_w8_g8_q4.h"
+#include "Vrap_engine_w32_g127_q1024_t4.h"
+#include "Vrap_engine_w8_g8_q4_t0.h"
+#include "Vrap_engine_w8_g8_q4_t4.h"
 #include "rtl_base.h"
 
 namespace hwprof::tb {
@@ -13,7 +14,7 @@ namespace hwprof::tb {
 using model::RapEngine;
 
 std::string rap_config_name(const model::RapEngineConfig& c) {
-  return fmt::format("w{}_g{}_q{}", c.range_bits, c.groups, c.queue_depth);
+  return fmt::format("w{}_g{}_q{}_t{}", c.range_bits, c.groups, c.queue_depth, c.tcam_slice);
 }
 
 namespace {
@@ -72,12 +73,15 @@ std::unique_ptr<RapEngineRtl> make_rap_rtl(const model::RapEngineConfig& cfg, co
   const std::string n = rap_config_name(cfg);
   if (cfg.max_buf != 8 || cfg.buf_default != 4)
     throw std::invalid_argument("rap_engine RTL builds have MaxBuf 8, BufDefault 4");
-  if (n == "w32_g127_q1024")
-    p = std::make_unique<RapRtlT<Vrap_engine_w32_g127_q1024>>(env, wave_name, seed, 32);
-  else if (n == "w8_g8_q4")
-    p = std::make_unique<RapRtlT<Vrap_engine_w8_g8_q4>>(env, wave_name, seed, 8);
+  if (n == "w32_g127_q1024_t4")
+    p = std::make_unique<RapRtlT<Vrap_engine_w32_g127_q1024_t4>>(env, wave_name, seed, 32);
+  else if (n == "w8_g8_q4_t4")
+    p = std::make_unique<RapRtlT<Vrap_engine_w8_g8_q4_t4>>(env, wave_name, seed, 8);
+  else if (n == "w8_g8_q4_t0")
+    p = std::make_unique<RapRtlT<Vrap_engine_w8_g8_q4_t0>>(env, wave_name, seed, 8);
   else
-    throw std::invalid_argument("rap_engine " + n + " has no RTL build (Verilated: w32_g127_q1024, w8_g8_q4)");
+    throw std::invalid_argument("rap_engine " + n +
+                                " has no RTL build (Verilated: w32_g127_q1024_t4, w8_g8_q4_t4, w8_g8_q4_t0)");
   p->reset();
   return p;
 }

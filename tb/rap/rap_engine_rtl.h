@@ -19,10 +19,14 @@ namespace hwprof::tb {
 
 using RapEngineRtl = RtlEngine<model::RapEngine>;
 
-/// Name of a Verilated configuration: "w32_g127_q1024".
+/// Name of a Verilated configuration: "w32_g127_q1024_t4".
 std::string rap_config_name(const model::RapEngineConfig& c);
-inline const model::RapEngineConfig kRapDefault{32, 127, 1024, 8, 4};  ///< the default build
-inline const model::RapEngineConfig kRapSmall{8, 8, 4, 8, 4};          ///< W = 8, 8 groups, 4-deep queue
+/// The default build: W = 32, 127 groups, RAM TCAM with 4-bit slices.
+inline const model::RapEngineConfig kRapDefault{32, 127, 1024, 8, 4, 4};
+/// W = 8, 8 groups, 4-deep queue, RAM TCAM with 4-bit slices (two slices).
+inline const model::RapEngineConfig kRapSmall{8, 8, 4, 8, 4, 4};
+/// kRapSmall with the flip-flop TCAM.
+inline const model::RapEngineConfig kRapSmallFf{8, 8, 4, 8, 4, 0};
 /// Throws std::invalid_argument for a configuration that was not Verilated.
 std::unique_ptr<RapEngineRtl> make_rap_rtl(const model::RapEngineConfig& cfg, const SimEnv& env,
                                            const std::string& wave_name, uint64_t seed);

@@ -42,6 +42,7 @@ using hwprof::model::RapReplayResult;
 using hwprof::model::RapTree;
 using hwprof::tb::kRapDefault;
 using hwprof::tb::kRapSmall;
+using hwprof::tb::kRapSmallFf;
 using hwprof::tb::RapEngineRtl;
 using hwprof::tb::SimEnv;
 using hwprof::tb::Throttle;
@@ -172,21 +173,63 @@ std::vector<RapEvent> fig1_events() {
 }  // namespace
 
 // docs/rap.md worked example (W = 8, eps = 1/2, MergeFirst 104, buffer off):
-// the final tree written out by hand there.
+// the final tree written out by hand there; both TCAM variants.
 TEST(RapEngine, PaperFig1Scenario) {
-  Both b(kRapSmall, 1);
-  RapReplayConfig rc;
-  rc.eps_q16 = 32768;
-  rc.merge_first = 104;
-  rc.buffer = 0;
-  const auto ev = fig1_events();
-  const RapReplayResult r = run_and_check(b, ev, rc);
-  EXPECT_EQ(str(hwprof::model::rap_dump_nodes(r.beats, 8)),
-            " 0/0=1 0/1=1 0/2=1 0/3=0 4/3=2 8/3=0 c/3=14 c/4=1 d/4=0 e/4=0 f/4=0 10/2=0 20/2=0 30/2=0 40/1=0"
-            " 80/1=88 80/2=0 90/2=0 a0/2=0 b0/2=0 c0/1=0");
-  EXPECT_EQ(r.counters.stall_flush, 6u);  // six structural commits (docs/rap_engine.md)
-  EXPECT_EQ(r.counters.stall_sched, 9u);  // 5 groups + H = 4
-  EXPECT_EQ(r.counters.sched, 1u);
+  for (const auto& cfg : {kRapSmall, kRapSmallFf}) {
+    SCOPED_TRACE("TcamSlice " + std::to_string(cfg.tcam_slice));
+    Both b(cfg, 1, hwprof::tb::current_test_name() + "_t" + std::to_string(cfg.tcam_slice));
+    RapReplayConfig rc;
+    rc.eps_q16 = 32768;
+    rc.merge_first = 104;
+    rc.buffer = 0;
+    const auto ev = fig1_events();
+    const RapReplayResult r = run_and_check(b, ev, rc);
+    EXPECT_EQ(str(hwprof::model::rap_dump_nodes(r.beats, 8)),
+              " 0/0=1 0/1=1 0/2=1 0/3=0 4/3=2 8/3=0 c/3=14 c/4=1 d/4=0 e/4=0 f/4=0 10/2=0 20/2=0 30/2=0 40/1=0"
+              " 80/1=88 80/2=0 90/2=0 a0/2=0 b0/2=0 c0/1=0");
+    EXPECT_EQ(r.counters.splits, 6u);       // docs/rap.md's table: six splits ...
+    EXPECT_EQ(r.counters.merges, 1u);       // ... and the pass at n = 104 merges 0c/3's group
+    EXPECT_EQ(r.counters.stall_flush, 6u);  // six structural commits (90 splits and starts the pass)
+    EXPECT_EQ(r.counters.stall_sched, 9u);  // 5 groups + H = 4
+    EXPECT_EQ(r.counters.sched, 1u);
+    // RAM TCAM, W = 8 in two 4-bit slices: each split rewrites 16 addresses
+    // plus one refresh cycle; the flip-flop TCAM writes at the split's edge.
+    EXPECT_EQ(r.counters.stall_tcam, cfg.tcam_slice ? 6u * 17u : 0u);
+  }
+}
+
+// The RAM TCAM's write after a split (docs/rap_engine.md, "TCAM write
+// latency"): STATUS shows TWR for exactly 2^4 + 1 = 17 cycles after the
+// split's commit while the queue keeps taking events; the pair behind the
+// split is matched against the new entry once TWR ends (the tree check).
+TEST(RapEngine, TcamWriteLatency) {
+  Both b(kRapSmall, 12);
+  b.write(RapCsr::Eps, 0);  // T = 0: the first event splits the root
+  b.write(RapCsr::MergeFirst, 1000);
+  b.write(RapCsr::BufDepth, 0);
+  b.write(RapCsr::Cmd, kRapCmdClear);
+  RapEngine::In in;
+  unsigned twr = 0, first = 0, c = 0, taken = 0;
+  for (; c < 60; ++c) {
+    in = {};
+    in.ev_valid = c < 3;
+    in.ev_value = 0x37;
+    in.ev_weight = 1;
+    in.csr_addr = unsigned(RapCsr::Status);
+    const auto o = b.step(in);
+    if (in.ev_valid && o.ev_ready) ++taken;
+    if (o.csr_rdata & hwprof::model::kRapStTcam) {
+      if (!twr) first = c;
+      ++twr;
+    }
+  }
+  // Event 1 splits the root (commit at cycle 3: queue, P, S1), event 2 then
+  // splits 00/1 after the first write; event 3 splits 30/2.
+  EXPECT_EQ(taken, 3u);
+  EXPECT_EQ(first, 4u);
+  EXPECT_EQ(twr, 3u * 17u);
+  EXPECT_EQ(b.read(RapCsr::StallTcam), 3u * 17u);
+  EXPECT_EQ(b.read(RapCsr::Splits), 3u);
 }
 
 // eps = 0 (T = 0): every counter above 0 splits, one level per event, never
@@ -375,7 +418,7 @@ TEST(RapEngine, RandomStreams) {
   for (uint64_t s = env.seed; s < env.seed + seeds; ++s) {
     SCOPED_TRACE("SEED=" + std::to_string(s));
     std::mt19937_64 rng(s);
-    const RapEngineConfig cfg = s % 2 ? kRapSmall : kRapDefault;
+    const RapEngineConfig cfg = s % 3 == 0 ? kRapDefault : s % 3 == 1 ? kRapSmall : kRapSmallFf;
     Both b(cfg, s);
     Throttle idle(s * 3, env.idle_for(s)), stall(s * 5, env.stall_for(s));
     RapReplayConfig rc;

@@ -53,4 +53,17 @@ python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["n"] == su
   && echo "ok   json keys, n = sum of counts" || { echo "FAIL json format"; fail=1; }
 # Text report.
 "$hwprof" -q profile --unit rap "$t" | grep -q "events/clock" && echo "ok   text report" || { echo "FAIL text report"; fail=1; }
+
+# The shipped real value stream (tests/traces/val/gzip_mem.hwpt.zst, scripts/record_val_trace.sh:
+# gzip's data addresses, one val record of weight 1 per access; about 5 s for the RTL):
+# model and RTL JSON identical, n = the number of val records (from trace info, not from RAP),
+# and --source code refuses a trace without branch records.
+v=$traces/val/gzip_mem.hwpt.zst
+"$hwprof" -q profile --unit rap --source val --engine model --json "$v" >"$dir/vm.json" || { echo "FAIL val model run"; fail=1; }
+"$hwprof" -q profile --unit rap --source val --engine rtl --json "$v" >"$dir/vr.json" || { echo "FAIL val rtl run"; fail=1; }
+if cmp -s "$dir/vm.json" "$dir/vr.json" && [ -s "$dir/vm.json" ]; then echo "ok   val: model-json == rtl-json"; else echo "FAIL val: model and RTL JSON differ"; fail=1; fi
+"$hwprof" trace info --json "$v" >"$dir/vi.json" || { echo "FAIL val trace info"; fail=1; }
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); i=json.load(open(sys.argv[2])); r=i["kinds"]["val"]; assert r > 0 and r == i["records"] and j["n"] == r == j["stats"]["events"] == sum(x["count"] for x in j["nodes"]), (j["n"], r)' "$dir/vm.json" "$dir/vi.json" \
+  && echo "ok   val: n = val records = sum of counts" || { echo "FAIL val: n differs from the val record count"; fail=1; }
+bad val-as-code "fewer than two branch records" --source code "$v"
 exit $fail

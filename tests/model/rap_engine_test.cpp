@@ -111,6 +111,17 @@ BOOST_AUTO_TEST_CASE(PaperFig1ScenarioStallsAsDocumented) {
   BOOST_TEST(r.counters.stall_flush == 6u);
   BOOST_TEST(r.counters.stall_sched == 9u);
   BOOST_TEST(r.counters.stall_cap == 0u);
+  // The default RAM TCAM (4-bit slices): each split spends 2^4 + 1 cycles in
+  // the TCAM write; the flip-flop TCAM (TcamSlice 0) none.
+  BOOST_TEST(r.counters.stall_tcam == 6u * 17u);
+  {
+    RapEngineConfig ff = cfg;
+    ff.tcam_slice = 0;
+    RapEngine e0(ff);
+    const RapReplayResult r0 = replay_rap(e0, vec_source(ev), rc);
+    BOOST_TEST(r0.counters.stall_tcam == 0u);
+    BOOST_TEST(r0.feed_cycles + 6u * 17u == r.feed_cycles);
+  }
   RapParams p;
   p.range_bits = 8;
   p.eps_q16 = 32768;
