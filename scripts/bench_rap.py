@@ -24,10 +24,11 @@ hwprof = os.path.join(build, "host/cli/hwprof")
 traces = sorted(glob.glob("tests/traces/*.hwpt.zst"))
 
 
-def profile(trace, engine, buffer):
+def profile(trace, engine, buffer, tcam_slice=4):
     t0 = time.perf_counter()
     out = subprocess.run([hwprof, "-q", "profile", "--unit", "rap", "--engine", engine, "--buffer", str(buffer),
-                          "--json", trace], check=True, capture_output=True, text=True).stdout
+                          "--tcam-slice", str(tcam_slice), "--json", trace],
+                         check=True, capture_output=True, text=True).stdout
     return json.loads(out), time.perf_counter() - t0
 
 
@@ -54,6 +55,18 @@ for t in traces:
                          f"{s['events_per_clock']:.4f} | {s['stall_flush']} | {s['stall_cap']} | {s['stall_sched']} | "
                          f"{s['stall_tcam']} | {s['in_stall']} | {s['splits']} | {s['splits_skipped']} | "
                          f"{s['scheduled_passes']}+{s['capacity_passes']} | {s['peak_nodes']} | {wall:.1f} |")
+# The TCAM variant's cost (model only; the cycle model takes any slice width):
+# 0 = flip-flop TCAM (no TWR), 4 = the default build, 8 = iCE40 EBR slices.
+lines += ["", "TCAM variant (model, buffer 4): events/clock and TCAM-write cycles per TcamSlice.", "",
+          "| trace | flip-flop (0) | RAM, 4-bit slices (default) | RAM, 8-bit slices (EBR) |",
+          "|---|---:|---:|---:|"]
+for t in traces:
+    name = os.path.basename(t).split(".")[0]
+    cells = []
+    for ts in (0, 4, 8):
+        s = profile(t, "model", 4, ts)[0]["stats"]
+        cells.append(f"{s['events_per_clock']:.4f} ({s['stall_tcam']})")
+    lines.append(f"| {name} | " + " | ".join(cells) + " |")
 text = "\n".join(lines) + "\n"
 print(text)
 os.makedirs(os.path.join(build, "bench"), exist_ok=True)

@@ -40,6 +40,9 @@ void add_rap_options(CLI::App* c, RapProfileOpts& o) {
       ->capture_default_str();
   c->add_option("--hot", o.hot, "rap: hot-range fraction in [0, 1)")->capture_default_str();
   c->add_option("--plot", o.plot, "rap: write an SVG plot of the hot ranges over the address space");
+  c->add_option("--tcam-slice", o.tcam_slice,
+                "rap: TCAM of the engine's cycle count: 0 flip-flop, 1..8 RAM TCAM slice bits (rtl: 4, the build)")
+      ->capture_default_str();
 }
 
 namespace {
@@ -94,6 +97,13 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
   if (o.source != "code" && o.source != "val")
     throw std::runtime_error(fmt::format("--source {}: must be code or val", o.source));
   model::RapEngineConfig cfg = tb::kRapDefault;
+  if (o.tcam_slice > 8 || (o.tcam_slice != 0 && cfg.range_bits % o.tcam_slice != 0))
+    throw std::runtime_error(fmt::format("--tcam-slice {}: must be 0 or 1..8 dividing {}", o.tcam_slice,
+                                         cfg.range_bits));
+  if (o.engine == "rtl" && o.tcam_slice != cfg.tcam_slice)
+    throw std::runtime_error(fmt::format("--tcam-slice {}: the RTL build has TcamSlice {} (the model takes any)",
+                                         o.tcam_slice, cfg.tcam_slice));
+  cfg.tcam_slice = o.tcam_slice;
   if (o.engine == "rtl" && o.nodes > cfg.cap_max())
     throw std::runtime_error(fmt::format("--nodes {}: the RTL build has {} groups, at most {} nodes", o.nodes,
                                          cfg.groups, cfg.cap_max()));
@@ -153,7 +163,8 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
     j["trace"] = o.trace;
     j["source"] = o.source;
     j["params"] = {{"eps_q16", eps_q16}, {"nodes", o.nodes},     {"buffer", o.buffer},
-                   {"merge_first", o.merge_first}, {"hot_q16", hot_q16}, {"range_bits", cfg.range_bits}};
+                   {"merge_first", o.merge_first}, {"hot_q16", hot_q16}, {"range_bits", cfg.range_bits},
+                   {"tcam_slice", cfg.tcam_slice}};
     j["n"] = t.n();
     nlohmann::json nodes = nlohmann::json::array();
     for (const auto& x : t.nodes()) nodes.push_back({{"prefix", t.hex(x.prefix)}, {"depth", x.depth}, {"count", x.count}});

@@ -15,6 +15,7 @@ struct RapProfileOpts {
   uint32_t nodes = 512;         ///< --nodes (NodeCap, root included)
   unsigned buffer = 4;          ///< --buffer (0 = off)
   uint64_t merge_first = 1024;  ///< --merge-first
+  unsigned tcam_slice = 4;      ///< --tcam-slice (0: flip-flop TCAM; rtl: the built 4 only)
   std::string source = "code";  ///< --source code|val
   double hot = 0.10;            ///< --hot (hot-range fraction)
   std::string plot;             ///< --plot FILE (SVG)

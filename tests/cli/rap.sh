@@ -28,6 +28,8 @@ bad merge-first "--merge-first 0" --merge-first 0 "$t"
 bad source "--source x" --source x "$t"
 bad no-val "no val records" --source val "$t"
 bad hot "--hot 1.5" --hot 1.5 "$t"
+bad tcam-slice "--tcam-slice 3" --tcam-slice 3 "$t"
+bad tcam-slice-rtl "the RTL build has TcamSlice 4" --engine rtl --tcam-slice 0 "$t"
 
 # Hand-made value stream, W = 32, eps = 1/2: T(n) = floor(32768 n / (65536 * 16)) = floor(n / 32).
 # Raw stream (--buffer 0): val 0 -> root = 1 > T(1) = 0: split; val 0 -> 00000000/1 = 1 > 0: split.
@@ -51,6 +53,11 @@ if cmp -s "$dir/m.json" "$dir/r.json" && [ -s "$dir/m.json" ]; then echo "ok   m
 if grep -q "<svg" "$dir/p.svg" 2>/dev/null; then echo "ok   plot"; else echo "FAIL plot not written"; fail=1; fi
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["n"] == sum(x["count"] for x in j["nodes"]) and all(set(x) >= {"prefix","depth","count"} for x in j["nodes"])' "$dir/m.json" \
   && echo "ok   json keys, n = sum of counts" || { echo "FAIL json format"; fail=1; }
+# The TCAM variant changes cycles only: the same tree; the flip-flop TCAM (0)
+# saves exactly 17 TWR cycles per split of the default (4-bit slices).
+"$hwprof" -q profile --unit rap --engine model --tcam-slice 0 --json "$t" >"$dir/m0.json" || { echo "FAIL tcam0 run"; fail=1; }
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); assert a["nodes"] == b["nodes"] and a["stats"]["stall_tcam"] == 0 and b["stats"]["stall_tcam"] == 17 * b["stats"]["splits"] and b["stats"]["cycles"] > a["stats"]["cycles"], (a["stats"], b["stats"])' "$dir/m0.json" "$dir/m.json" \
+  && echo "ok   tcam-slice 0 vs 4: same tree, 17 TWR cycles per split" || { echo "FAIL tcam-slice cycles"; fail=1; }
 # Text report.
 "$hwprof" -q profile --unit rap "$t" | grep -q "events/clock" && echo "ok   text report" || { echo "FAIL text report"; fail=1; }
 

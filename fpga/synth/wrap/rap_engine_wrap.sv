@@ -13,7 +13,9 @@ module rap_engine_wrap #(
   /// Event queue depth; passed to rap_engine.
   parameter int unsigned QueueDepth = 1024,
   /// Counter width; passed to rap_engine.
-  parameter int unsigned CntW = 40
+  parameter int unsigned CntW = 40,
+  /// TCAM slice width (0: flip-flop TCAM); passed to rap_engine.
+  parameter int unsigned TcamSlice = 4
 ) (
   /// Clock.
   input  wire logic clk_i,
@@ -69,7 +71,8 @@ module rap_engine_wrap #(
     .RangeW    (RangeW),
     .Groups    (Groups),
     .QueueDepth(QueueDepth),
-    .CntW      (CntW)
+    .CntW      (CntW),
+    .TcamSlice (TcamSlice)
   ) u_dut (
     .clk_i,
     .rst_ni           (dut_rst_n),
