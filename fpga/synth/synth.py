@@ -574,8 +574,10 @@ def resolve_devices(names: list[str] | None) -> list[str]:
 # Cores left out of a run without --core, with the reason: they are built
 # only when asked for by name.
 SLOW_CORES = {
-    "rap_engine": "the flip-flop TCAM and counter rows (about 20 k flip-flops) keep synth_ecp5 busy "
-                  "for more than 20 minutes; name it with --core rap_engine",
+    "rap_engine": "about 39 k LUT4s (more than an ECP5-25F holds): yosys takes about 12 minutes and "
+                  "nextpnr longer; name it with --core rap_engine --device 85k",
+    "rap_arbiter": "128 entries x 16 depths: place and route takes about 9 minutes per ECP5 device and "
+                   "does not finish on iCE40; name it with --core rap_arbiter",
 }
 
 
