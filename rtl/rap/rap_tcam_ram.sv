@@ -27,7 +27,10 @@
 //     valid bits are flip-flops). set_i wins over inv_i of the same entry;
 //   * clear_i: every entry invalid, a write in progress is abandoned;
 //   * read port (dump): rd_idx_i at an edge; rd_valid_o, rd_pdepth_o and
-//     rd_prefix_o show that entry (as before the edge) in the next cycle.
+//     rd_prefix_o show that entry (as before the edge) in the next cycle,
+//     except that rd_prefix_o is undefined if the entry is set at the same
+//     edge (the prefixes are in an sdp_ram; the engine reads only while
+//     dumping, when nothing is set).
 // The flip-flop valid bits and pdepths also give the allocator its free
 // entries (valid_o) and the merge scan its depth-selected entries (sel_o).
 `default_nettype none
