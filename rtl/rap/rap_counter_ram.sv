@@ -103,6 +103,25 @@ module rap_counter_ram #(
     .clk_i, .we_i({2{wr}}), .waddr_i(FlatW'({wrow_i, wcol_i})), .wdata_i,
     .re_i(1'b1), .raddr_i(FlatW'({rb_row_i, rb_col_i})), .rdata_o(flat_q));
 
+  // The zero bits of the counters read at this edge, after the edge's clear,
+  // zero and write (= zero_d at the read addresses), computed from zero_q and
+  // index compares so that the path does not go through all of zero_d.
+  logic [3:0] za_d;
+  logic       zb_d;
+  always_comb begin
+    za_d = zero_q[4*32'(ra_i) +: 4];
+    zb_d = zero_q[4*32'(rb_row_i) + 32'(rb_col_i)];
+    if (clear_i) begin
+      za_d = 4'hf;
+      zb_d = 1'b1;
+    end else begin
+      if (zero_i && zero_row_i == ra_i) za_d = 4'hf;
+      if (zero_i && zero_row_i == rb_row_i) zb_d = 1'b1;
+      if (we_i && wrow_i == ra_i) za_d[wcol_i] = 1'b0;
+      if (we_i && wrow_i == rb_row_i && wcol_i == rb_col_i) zb_d = 1'b0;
+    end
+  end
+
   // Forwarding and zero bits, registered with the reads.
   logic            fwd_a_q, fwd_b_q;
   logic [1:0]      fwd_col_q;
@@ -114,8 +133,8 @@ module rap_counter_ram #(
     fwd_b_q <= wr && wrow_i == rb_row_i && wcol_i == rb_col_i;
     fwd_col_q <= wcol_i;
     fwd_data_q <= wdata_i;
-    za_q <= zero_d[4*32'(ra_i) +: 4];
-    zb_q <= zero_d[4*32'(rb_row_i) + 32'(rb_col_i)];
+    za_q <= za_d;
+    zb_q <= zb_d;
   end
 
   always_comb begin

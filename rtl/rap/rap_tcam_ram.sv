@@ -154,24 +154,27 @@ module rap_tcam_ram #(
   assign busy_o = busy_q;
   assign last_o = busy_q && wa_q == WaW'(Words);
 
-  // Slice RAMs.
-  logic [Groups-1:0] hit_q [NSlice];
+  // Slice RAMs. Each read register is declared with its RAM so that
+  // synthesis folds it into the block RAM's output register (iCE40 EBR).
+  logic [Groups-1:0] hit [NSlice];
   for (genvar i = 0; i < NSlice; i++) begin : g_slice
     localparam int unsigned Lo = RangeW - (i + 1) * SliceW;
     logic [Groups-1:0] mem_q [Words];  // no reset: RAM
+    logic [Groups-1:0] rd_q;           // no reset: the RAM's read register
     logic [SliceW-1:0] a;
     logic              bit_w;
     assign a = wa_q[SliceW-1:0];
     assign bit_w = ((a ^ w_prefix_q[Lo +: SliceW]) & w_mask_q[Lo +: SliceW]) == '0;
     always_ff @(posedge clk_i) begin
       if (wr_now) mem_q[a][w_idx_q] <= bit_w;
-      hit_q[i] <= mem_q[key_next_i[Lo +: SliceW]];
+      rd_q <= mem_q[key_next_i[Lo +: SliceW]];
     end
+    assign hit[i] = rd_q;
   end
 
   always_comb begin
     match_o = valid_q;
-    for (int unsigned i = 0; i < NSlice; i++) match_o = match_o & hit_q[i];
+    for (int unsigned i = 0; i < NSlice; i++) match_o = match_o & hit[i];
     for (int unsigned e = 0; e < Groups; e++) begin
       sel_o[e] = valid_q[e] && pdepth_q[e] == sel_pdepth_i;
       pdepth_o[e*DepthW +: DepthW] = pdepth_q[e];

