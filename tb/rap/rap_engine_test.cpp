@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gtest_util.h"
+#include "rap_both.h"
 #include "rap_engine_rtl.h"
 #include "rap_replay.h"
 #include "rap_source.h"
@@ -49,61 +50,14 @@ using hwprof::tb::Throttle;
 
 namespace {
 
-// Keeps the RTL's last outputs (the dump beat data) for the driver.
-class Recording final : public RapEngineRtl {
- public:
-  explicit Recording(std::unique_ptr<RapEngineRtl> in) : in_(std::move(in)) {}
-  void reset() override { in_->reset(); }
-  RapEngine::Out step(const RapEngine::In& i) override { return last_ = in_->step(i); }
-  uint64_t cycles() const override { return in_->cycles(); }
-  void flush_wave() override { in_->flush_wave(); }
-  std::string wave_path() const override { return in_->wave_path(); }
-  RapEngine::Out last_;
-
- private:
-  std::unique_ptr<RapEngineRtl> in_;
-};
-
-// Model and RTL in lock-step, with RapEngine's step() (the replay driver's
-// engine): returns the model's outputs with the RTL's dump beat.
-class Both {
- public:
-  Both(const RapEngineConfig& cfg, uint64_t seed, const std::string& name = hwprof::tb::current_test_name())
-      : env_(SimEnv::from_env()), cfg_(cfg) {
-    auto rec = std::make_unique<Recording>(hwprof::tb::make_rap_rtl(cfg, env_, name, seed));
-    rec_ = rec.get();
-    ls_ = std::make_unique<hwprof::tb::Lockstep<RapEngine, Recording>>(RapEngine(cfg), std::move(rec),
-                                                                       "rap_engine", seed, env_);
-  }
-  RapEngine::Out step(const RapEngine::In& in) {
-    RapEngine::Out o = ls_->step(in);
-    o.dump = rec_->last_.dump;
-    return o;
-  }
-  void reset() { ls_->reset(); }
-  RapEngine& model() { return ls_->model(); }
-  const RapEngineConfig& cfg() const { return cfg_; }
-  uint64_t cycles() const { return ls_->cycles(); }
-
-  void write(RapCsr a, uint32_t v) {
-    RapEngine::In in;
-    in.csr_we = true;
-    in.csr_addr = unsigned(a);
-    in.csr_wdata = v;
-    step(in);
-  }
-  uint32_t read(RapCsr a) {
-    RapEngine::In in;
-    in.csr_addr = unsigned(a);
-    return step(in).csr_rdata;
-  }
-
- private:
-  SimEnv env_;
-  RapEngineConfig cfg_;
-  Recording* rec_ = nullptr;
-  std::unique_ptr<hwprof::tb::Lockstep<RapEngine, Recording>> ls_;
-};
+using Both = hwprof::tb::RapBoth;
+inline RapParams params_of(const RapEngineConfig& c, const RapReplayConfig& rc) {
+  return hwprof::tb::rap_params_of(c, rc);
+}
+inline RapTree reference(const RapParams& p, unsigned depth, const RapEventSource& src) {
+  return hwprof::tb::rap_reference(p, depth, src);
+}
+inline std::string str(const std::vector<RapDumpNode>& v) { return hwprof::tb::rap_nodes_str(v); }
 
 RapEventSource vec_source(const std::vector<RapEvent>& v) {
   auto i = std::make_shared<size_t>(0);
@@ -112,37 +66,6 @@ RapEventSource vec_source(const std::vector<RapEvent>& v) {
     e = v[(*i)++];
     return true;
   };
-}
-
-RapParams params_of(const RapEngineConfig& c, const RapReplayConfig& rc) {
-  RapParams p;
-  p.range_bits = c.range_bits;
-  p.eps_q16 = rc.eps_q16;
-  p.node_cap = rc.node_cap ? rc.node_cap : c.cap_max();
-  p.merge_first = rc.merge_first;
-  return p;
-}
-
-/// RapTree fed with the buffer's pairs (flushed at the end).
-RapTree reference(const RapParams& p, unsigned depth, const RapEventSource& src) {
-  RapTree t(p);
-  RapEventBuffer b(depth);
-  const uint32_t m = p.range_bits == 32 ? 0xffffffffu : (1u << p.range_bits) - 1;
-  RapEvent e;
-  while (src(e))
-    if (auto q = b.push(e.value & m, e.weight)) t.add(q->value, q->weight);
-  while (auto q = b.pop_oldest()) t.add(q->value, q->weight);
-  return t;
-}
-
-std::string str(const std::vector<RapDumpNode>& v) {
-  std::string s;
-  for (const auto& n : v) {
-    char b[64];
-    std::snprintf(b, sizeof b, " %x/%u=%llu", n.prefix, n.depth, static_cast<unsigned long long>(n.count));
-    s += b;
-  }
-  return s;
 }
 
 /// Replays `ev` through model and RTL in lock-step; checks the dumped tree

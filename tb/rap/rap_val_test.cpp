@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "gtest_util.h"
+#include "rap_both.h"
 #include "rap_engine_rtl.h"
 #include "rap_replay.h"
 #include "rap_source.h"
@@ -51,52 +52,20 @@ using hwprof::tb::Throttle;
 
 namespace {
 
+using Both = hwprof::tb::RapBoth;
+inline RapParams params_of(const RapEngineConfig& c, const RapReplayConfig& rc) {
+  return hwprof::tb::rap_params_of(c, rc);
+}
+inline RapTree reference(const RapParams& p, unsigned depth, const RapEventSource& src) {
+  return hwprof::tb::rap_reference(p, depth, src);
+}
+inline std::string str(const std::vector<RapDumpNode>& v) { return hwprof::tb::rap_nodes_str(v); }
+
 #ifdef HWPROF_TRACE_DIR
 const std::string kValTrace = std::string(HWPROF_TRACE_DIR) + "/val/gzip_mem.hwpt.zst";
 #else
 const std::string kValTrace = "tests/traces/val/gzip_mem.hwpt.zst";
 #endif
-
-// Keeps the RTL's last outputs (the dump beat data) for the driver.
-class Recording final : public RapEngineRtl {
- public:
-  explicit Recording(std::unique_ptr<RapEngineRtl> in) : in_(std::move(in)) {}
-  void reset() override { in_->reset(); }
-  RapEngine::Out step(const RapEngine::In& i) override { return last_ = in_->step(i); }
-  uint64_t cycles() const override { return in_->cycles(); }
-  void flush_wave() override { in_->flush_wave(); }
-  std::string wave_path() const override { return in_->wave_path(); }
-  RapEngine::Out last_;
-
- private:
-  std::unique_ptr<RapEngineRtl> in_;
-};
-
-// Model and RTL in lock-step behind RapEngine's step() (the replay driver's
-// engine): the model's outputs with the RTL's dump beat data. One instance
-// alive at a time (two live instances of one Verilated model deadlock in
-// their destructors).
-class Both {
- public:
-  Both(const RapEngineConfig& cfg, uint64_t seed, const std::string& name) : env_(SimEnv::from_env()) {
-    auto rec = std::make_unique<Recording>(hwprof::tb::make_rap_rtl(cfg, env_, name, seed));
-    rec_ = rec.get();
-    ls_ = std::make_unique<hwprof::tb::Lockstep<RapEngine, Recording>>(RapEngine(cfg), std::move(rec),
-                                                                       "rap_engine", seed, env_);
-  }
-  RapEngine::Out step(const RapEngine::In& in) {
-    RapEngine::Out o = ls_->step(in);
-    o.dump = rec_->last_.dump;
-    return o;
-  }
-  RapEngine& model() { return ls_->model(); }
-  const SimEnv& env() const { return env_; }
-
- private:
-  SimEnv env_;
-  Recording* rec_ = nullptr;
-  std::unique_ptr<hwprof::tb::Lockstep<RapEngine, Recording>> ls_;
-};
 
 uint64_t events_limit(uint64_t dflt) {
   const char* s = std::getenv("RAP_VAL_EVENTS");
@@ -104,36 +73,6 @@ uint64_t events_limit(uint64_t dflt) {
 }
 
 RapEventSource val_source(uint64_t limit) { return hwprof::model::rap_source(kValTrace, RapSourceKind::Val, limit); }
-
-RapParams params_of(const RapEngineConfig& c, const RapReplayConfig& rc) {
-  RapParams p;
-  p.range_bits = c.range_bits;
-  p.eps_q16 = rc.eps_q16;
-  p.node_cap = rc.node_cap ? rc.node_cap : c.cap_max();
-  p.merge_first = rc.merge_first;
-  return p;
-}
-
-/// RapTree fed with the merging buffer's pairs (flushed at the end).
-RapTree reference(const RapParams& p, unsigned depth, const RapEventSource& src) {
-  RapTree t(p);
-  RapEventBuffer b(depth);
-  RapEvent e;
-  while (src(e))
-    if (auto q = b.push(e.value, e.weight)) t.add(q->value, q->weight);
-  while (auto q = b.pop_oldest()) t.add(q->value, q->weight);
-  return t;
-}
-
-std::string str(const std::vector<RapDumpNode>& v) {
-  std::string s;
-  for (const auto& n : v) {
-    char b[64];
-    std::snprintf(b, sizeof b, " %x/%u=%llu", n.prefix, n.depth, static_cast<unsigned long long>(n.count));
-    s += b;
-  }
-  return s;
-}
 
 /// Prefix mask of a node at `depth` (2 * depth bits, W = 32).
 uint32_t mask_of(unsigned depth) { return depth == 0 ? 0u : ~0u << (32 - 2 * depth); }
