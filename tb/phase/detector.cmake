@@ -1,6 +1,6 @@
 # phase/detector: the path-based phase detector and the BBV baseline
 # (docs/phase_detector.md): configurations, engines and lock-step tests.
-hwprof_manifest(phase_detector DET_SOURCES)
+hwprof_manifest(hwprof_phase_detector DET_SOURCES)
 # name; Mode; Counters; SigW; Entries; MarkovEntries; Threshold; Depth; MaxLen
 foreach(cfg "bbv_default;0;32;10;32;256;128;16;32" "path_default;1;32;10;32;256;128;16;32"
             "bbv_small;0;4;4;2;4;4;4;8" "path_small;1;4;4;2;4;4;4;8")
@@ -13,7 +13,7 @@ foreach(cfg "bbv_default;0;32;10;32;256;128;16;32" "path_default;1;32;10;32;256;
   list(GET cfg 6 t)
   list(GET cfg 7 d)
   list(GET cfg 8 l)
-  hwprof_verilate(PREFIX Vphase_detector_${name} TOP phase_detector SOURCES ${DET_SOURCES}
+  hwprof_verilate(PREFIX Vphase_detector_${name} TOP hwprof_phase_detector SOURCES ${DET_SOURCES}
     PARAMS Mode=${mode} Counters=${n} SigW=${s} Entries=${e} MarkovEntries=${m} Threshold=${t} Depth=${d} MaxLen=${l})
 endforeach()
 target_sources(hwprof_tb PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/phase/detector_rtl.cpp)
