@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "Vprim_argmin_n1_w2_m0_p0.h"
 #include "Vprim_argmin_n4_w2_m0_p0.h"
 #include "Vprim_argmin_n4_w2_m1_p0.h"
@@ -122,6 +124,8 @@ TEST(PrimOnehot2bin, MultihotInputFailsTheOnehot0Assertion) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(
       {
+        std::fflush(stdout);
+        dup2(STDERR_FILENO, STDOUT_FILENO);  // Verilator reports on stdout
         const SimEnv env = SimEnv::from_env();
         Harness<Vprim_onehot2bin_n8> h(env, "onehot_death", env.seed);
         h.top().oh_i = 0;
@@ -282,7 +286,9 @@ void fifo_lockstep(unsigned depth) {
       ASSERT_EQ(t.in_ready_o, exp.in_ready) << "cycle " << h.cycle();
       ASSERT_EQ(t.out_valid_o, exp.out_valid) << "cycle " << h.cycle();
       ASSERT_EQ(t.count_o, exp.count) << "cycle " << h.cycle();
-      if (exp.out_valid) ASSERT_EQ(t.out_data_o, exp.out_data) << "cycle " << h.cycle();
+      if (exp.out_valid) {
+        ASSERT_EQ(t.out_data_o, exp.out_data) << "cycle " << h.cycle();
+      }
       full += !exp.in_ready;
       clears += in.clear && exp.count;
       both += in.in_valid && exp.in_ready && exp.out_valid && in.out_ready;
@@ -293,7 +299,9 @@ void fifo_lockstep(unsigned depth) {
   if (!env.seeds || env.seeds >= 16) {  // the default sweep covers these
     EXPECT_GT(full, 100u);
     EXPECT_GT(clears, 20u);
-    EXPECT_GT(both, depth > 1 ? 1000u : 0u);
+    if (depth > 1) {  // Depth 1 is full whenever it is non-empty: no push + pop
+      EXPECT_GT(both, 1000u);
+    }
   }
 }
 
