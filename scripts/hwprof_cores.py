@@ -7,12 +7,19 @@ it depends on. FuseSoC reads these files itself (`fusesoc --cores-root rtl run
 --no-export --target lint <vlnv>`); this stdlib-only reader gives CMake, the
 lint script and the synthesis flow the same answer without FuseSoC or PyYAML:
 
-  hwprof_cores.py list [--target T]        cores (with target T): vlnv, top, file
+  hwprof_cores.py list [--target T] [--roots]
+                                           cores (with target T; --roots: that
+                                           no other core depends on): vlnv, top, file
   hwprof_cores.py files CORE [--target T] [--type vlt] [--abs]
                                            files in compile order, each once
   hwprof_cores.py incdirs CORE             include directories
   hwprof_cores.py params CORE --target T   NAME=VALUE parameters of a target
   hwprof_cores.py cores CORE               the core files CORE pulls in
+  hwprof_cores.py verilator CORE [--target T]
+                                           Verilator arguments of the target, one a
+                                           line: its tools.verilator options (and
+                                           --lint-only for mode lint-only), -I dirs,
+                                           .vlt files, sources, -G params, --top-module
 
 CORE is a VLNV (with or without version), a top module (hwprof_hpt) or its
 short name (hpt). Dependencies come before the core that needs them (a
@@ -274,6 +281,22 @@ class Library:
     def core_files(self, core: Core, target: str = "default") -> list[Path]:
         return list(dict.fromkeys(c.path for c, _ in self.walk(core, target)))
 
+    def roots(self, target: str) -> list[Core]:
+        cores = [c for c in self.all() if target in c.targets]
+        used = {c.name for core in cores for c, _ in self.walk(core, target)
+                if c is not core}
+        return [c for c in cores if c.name not in used]
+
+    def verilator_args(self, core: Core, target: str) -> list[str]:
+        tool = (core.target(target).get("tools") or {}).get("verilator") or {}
+        args = ["--lint-only"] if tool.get("mode") == "lint-only" else []
+        args += [str(o) for o in tool.get("verilator_options") or []]
+        args += [f"-I{rel(d, False)}" for d in self.incdirs(core, target)]
+        args += [rel(p, False) for p in self.sources(core, target, ("vlt",))]
+        args += [rel(p, False) for p in self.sources(core, target)]
+        args += [f"-G{k}={v}" for k, v in core.params(target).items()]
+        return args + ["--top-module", core.top]
+
 
 def rel(path: Path, absolute: bool) -> str:
     return str(path if absolute else path.relative_to(REPO))
@@ -281,16 +304,19 @@ def rel(path: Path, absolute: bool) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("command", choices=["list", "files", "incdirs", "params", "cores"])
+    ap.add_argument("command", choices=["list", "files", "incdirs", "params", "cores",
+                                        "verilator"])
     ap.add_argument("core", nargs="?", help="VLNV, top module or short name")
     ap.add_argument("--target", default="default")
     ap.add_argument("--type", action="append", metavar="FILE_TYPE",
                     help="file types to list (default: SystemVerilog/Verilog sources)")
     ap.add_argument("--abs", action="store_true", help="absolute paths")
+    ap.add_argument("--roots", action="store_true",
+                    help="list: only cores no other core depends on")
     args = ap.parse_args(argv)
     lib = Library()
     if args.command == "list":
-        for core in lib.all():
+        for core in lib.roots(args.target) if args.roots else lib.all():
             if args.target == "default" or args.target in core.targets:
                 print(f"{core.name}\t{core.top or '-'}\t{rel(core.path, args.abs)}")
         return 0
@@ -303,6 +329,9 @@ def main(argv=None) -> int:
         paths = lib.incdirs(core, args.target)
     elif args.command == "cores":
         paths = lib.core_files(core, args.target)
+    elif args.command == "verilator":
+        print("\n".join(lib.verilator_args(core, args.target)))
+        return 0
     else:
         for name, value in core.params(args.target).items():
             print(f"{name}={value}")

@@ -1,8 +1,8 @@
 // hwprof_synth_io_shell: registered serial I/O around a core under synthesis, so
 // that nextpnr measures the core register to register and a core with
 // hundreds of port bits fits any package in five pins (clk, rst_n, sin,
-// load, sout). Used only by the synthesis wrappers in fpga/synth/wrap/; it
-// is a measurement harness, not a product interface.
+// load, sout). Used only by the synthesis wrappers that fpga/synth/synth.py
+// generates; it is a measurement harness, not a product interface.
 //
 // Input side: sin_i is registered, then shifted into a chain of InW flops
 // (one bit per clock, the newest bit at index 0). While load_i (registered)
