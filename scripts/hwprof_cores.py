@@ -15,6 +15,8 @@ lint script and the synthesis flow the same answer without FuseSoC or PyYAML:
   hwprof_cores.py incdirs CORE             include directories
   hwprof_cores.py params CORE --target T   NAME=VALUE parameters of a target
   hwprof_cores.py cores CORE               the core files CORE pulls in
+  hwprof_cores.py check                    read every core file (and, where PyYAML
+                                           is installed, compare with its reading)
   hwprof_cores.py verilator CORE [--target T]
                                            Verilator arguments of the target, one a
                                            line: its tools.verilator options (and
@@ -305,7 +307,7 @@ def rel(path: Path, absolute: bool) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("command", choices=["list", "files", "incdirs", "params", "cores",
-                                        "verilator"])
+                                        "verilator", "check"])
     ap.add_argument("core", nargs="?", help="VLNV, top module or short name")
     ap.add_argument("--target", default="default")
     ap.add_argument("--type", action="append", metavar="FILE_TYPE",
@@ -315,6 +317,19 @@ def main(argv=None) -> int:
                     help="list: only cores no other core depends on")
     args = ap.parse_args(argv)
     lib = Library()
+    if args.command == "check":
+        try:
+            import yaml
+        except ImportError:
+            yaml = None
+        for core in lib.all():
+            if yaml and yaml.safe_load(core.path.read_text()) != core.data:
+                raise CoreError(f"{rel(core.path, False)}: PyYAML reads it otherwise")
+            for target in core.targets:
+                lib.files(core, target)
+        print(f"{len(lib.paths)} core files read"
+              + (", same as PyYAML" if yaml else ""))
+        return 0
     if args.command == "list":
         for core in lib.roots(args.target) if args.roots else lib.all():
             if args.target == "default" or args.target in core.targets:

