@@ -1,4 +1,5 @@
 rtl/common/hwprof_pkg.sv
+rtl/phase/hwprof_detector_reg_pkg.sv
 rtl/common/hwprof_sdp_ram.sv
 rtl/path_profiler/hwprof_ppcr_reg.sv
 rtl/path_profiler/hwprof_path_classifier.sv
