@@ -29,7 +29,7 @@ inline constexpr uint32_t kDetCtrlRestart = 1u << 0;  ///< CTRL.restart: with bi
 // STATUS fields.
 inline constexpr uint32_t kDetStatusErr = 1u << 0;  ///< STATUS.err: illegal CTRL/INTERVAL/THRESHOLD write
 inline constexpr uint32_t kDetStatusPpcrErr = 1u << 1;  ///< STATUS.ppcr_err: path mode: a PPCR write was rejected
-inline constexpr uint32_t kDetStatusBusy = 1u << 2;  ///< STATUS.busy: an interval end is being computed
+inline constexpr uint32_t kDetStatusBusy = 1u << 2;  ///< STATUS.busy: the signature pass is running (Sum .. Capt)
 inline constexpr uint32_t kDetStatusResValid = 1u << 3;  ///< STATUS.res_valid: a result is pending
 // PARAMS fields.
 inline constexpr unsigned kDetParamsCountersLsb = 0, kDetParamsCountersW = 8;  ///< PARAMS.counters: Counters
