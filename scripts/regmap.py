@@ -31,6 +31,7 @@ import difflib
 import json
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,6 +113,11 @@ def one_line(text):
     return " ".join(text.split())
 
 
+def doc_lines(text, indent):
+    """A `///` comment wrapped at 100 columns."""
+    return "".join(f"{indent}/// {line}\n" for line in textwrap.wrap(one_line(text), 96 - len(indent)))
+
+
 def gen_sv(u):
     p, aw, regs = u["prefix"], u["addr_width"], u["registers"]
     pkg = f"hwprof_{u['unit']}_reg_pkg"
@@ -135,7 +141,7 @@ def gen_sv(u):
         for f in r["fields"]:
             hi, lo = bits_of(f)
             base = f"{p}{camel(r['name'])}{camel(f['name'])}"
-            out.append(f"  /// {r['name']}.{f['name']}: {one_line(f['desc'])}.\n")
+            out.append(doc_lines(f"{r['name']}.{f['name']}: {f['desc']}.", "  "))
             if hi == lo:
                 out.append(f"  localparam int unsigned {base}Bit = {lo};\n")
             else:
@@ -164,11 +170,11 @@ def gen_h(u):
         for f in r["fields"]:
             hi, lo = bits_of(f)
             name = f.get("cpp", f"k{p}{camel(r['name'])}{camel(f['name'])}")
-            doc = f"///< {r['name']}.{f['name']}: {one_line(f['desc'])}"
+            out.append(doc_lines(f"{r['name']}.{f['name']}: {f['desc']}", ""))
             if hi == lo:
-                out.append(f"inline constexpr uint32_t {name} = 1u << {lo};  {doc}\n")
+                out.append(f"inline constexpr uint32_t {name} = 1u << {lo};\n")
             else:
-                out.append(f"inline constexpr unsigned {name}Lsb = {lo}, {name}W = {hi - lo + 1};  {doc}\n")
+                out.append(f"inline constexpr unsigned {name}Lsb = {lo}, {name}W = {hi - lo + 1};\n")
     out.append("\n}  // namespace hwprof::model\n")
     return "".join(out)
 

@@ -59,7 +59,8 @@ package hwprof_dcr_reg_pkg;
   // CMD fields.
   /// CMD.restart: empty stack, skip off, overflow flag off, interval count 0.
   localparam int unsigned DcrCmdRestartBit = 0;
-  /// CMD.clear_table: slots invalid, next id 0, uses 0, Markov predictor cleared, no previous phase.
+  /// CMD.clear_table: slots invalid, next id 0, uses 0, Markov predictor cleared, no previous
+  /// phase.
   localparam int unsigned DcrCmdClearTableBit = 1;
   /// CMD.clear_stats: zero the counters.
   localparam int unsigned DcrCmdClearStatsBit = 2;

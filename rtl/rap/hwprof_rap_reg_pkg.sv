@@ -64,7 +64,8 @@ package hwprof_rap_reg_pkg;
   localparam logic [31:0] RapMergeFirstReset = 32'd1024;
 
   // CMD fields.
-  /// CMD.clear: apply the staged values and reset the tree, queue, buffer, pipeline and counters (wins over everything in its cycle).
+  /// CMD.clear: apply the staged values and reset the tree, queue, buffer, pipeline and counters
+  /// (wins over everything in its cycle).
   localparam int unsigned RapCmdClearBit = 0;
   /// CMD.flush: flush the merging buffer into the tree.
   localparam int unsigned RapCmdFlushBit = 1;
@@ -76,7 +77,8 @@ package hwprof_rap_reg_pkg;
   localparam int unsigned RapStatusErrBit = 0;
   /// STATUS.idle: queue, buffer, P and S1 empty, RUN, not flushing.
   localparam int unsigned RapStatusIdleBit = 1;
-  /// STATUS.full: a split was skipped for want of a group (set when a capacity pass frees none; cleared when a scheduled pass ends).
+  /// STATUS.full: a split was skipped for want of a group (set when a capacity pass frees none;
+  /// cleared when a scheduled pass ends).
   localparam int unsigned RapStatusFullBit = 2;
   /// STATUS.dumping: a dump is running.
   localparam int unsigned RapStatusDumpingBit = 3;

@@ -25,19 +25,30 @@ enum class HptCsr : unsigned {
 inline constexpr unsigned kHptCsrCount = 12;
 inline constexpr uint32_t kHptCtrlReset = 0x00000022u;  ///< CTRL reset
 // CTRL fields.
-inline constexpr uint32_t kHptCtrlIndex = 1u << 0;  ///< CTRL.index: 0 `plb`, 1 `pb`
-inline constexpr uint32_t kHptCtrlSkew = 1u << 1;  ///< CTRL.skew: skewed way indices
-inline constexpr unsigned kHptCtrlMetricLsb = 2, kHptCtrlMetricW = 2;  ///< CTRL.metric: 0 freq, 1 events, 2 insns; 3 illegal
-inline constexpr unsigned kHptCtrlPolicyLsb = 4, kHptCtrlPolicyW = 2;  ///< CTRL.policy: 0 lfu, 1 ss, 2 erode; 3 illegal
+/// CTRL.index: 0 `plb`, 1 `pb`
+inline constexpr uint32_t kHptCtrlIndex = 1u << 0;
+/// CTRL.skew: skewed way indices
+inline constexpr uint32_t kHptCtrlSkew = 1u << 1;
+/// CTRL.metric: 0 freq, 1 events, 2 insns; 3 illegal
+inline constexpr unsigned kHptCtrlMetricLsb = 2, kHptCtrlMetricW = 2;
+/// CTRL.policy: 0 lfu, 1 ss, 2 erode; 3 illegal
+inline constexpr unsigned kHptCtrlPolicyLsb = 4, kHptCtrlPolicyW = 2;
 // STATUS fields.
-inline constexpr uint32_t kHptStatusErr = 1u << 0;  ///< STATUS.err: an illegal CTRL write or a command during a dump
-inline constexpr uint32_t kHptStatusDumpBusy = 1u << 1;  ///< STATUS.dump_busy: a dump is in progress
+/// STATUS.err: an illegal CTRL write or a command during a dump
+inline constexpr uint32_t kHptStatusErr = 1u << 0;
+/// STATUS.dump_busy: a dump is in progress
+inline constexpr uint32_t kHptStatusDumpBusy = 1u << 1;
 // CMD fields.
-inline constexpr uint32_t kHptCmdClear = 1u << 0;  ///< CMD.clear: invalidate every entry
-inline constexpr uint32_t kHptCmdDump = 1u << 1;  ///< CMD.dump: start a dump
-inline constexpr uint32_t kHptCmdClearStats = 1u << 2;  ///< CMD.clear_stats: zero the counters
+/// CMD.clear: invalidate every entry
+inline constexpr uint32_t kHptCmdClear = 1u << 0;
+/// CMD.dump: start a dump
+inline constexpr uint32_t kHptCmdDump = 1u << 1;
+/// CMD.clear_stats: zero the counters
+inline constexpr uint32_t kHptCmdClearStats = 1u << 2;
 // PARAMS fields.
-inline constexpr unsigned kHptParamsSetBitsLsb = 0, kHptParamsSetBitsW = 8;  ///< PARAMS.set_bits: log2(Sets)
-inline constexpr unsigned kHptParamsWaysLsb = 16, kHptParamsWaysW = 16;  ///< PARAMS.ways: Ways
+/// PARAMS.set_bits: log2(Sets)
+inline constexpr unsigned kHptParamsSetBitsLsb = 0, kHptParamsSetBitsW = 8;
+/// PARAMS.ways: Ways
+inline constexpr unsigned kHptParamsWaysLsb = 16, kHptParamsWaysW = 16;
 
 }  // namespace hwprof::model

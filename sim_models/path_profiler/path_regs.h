@@ -23,19 +23,31 @@ enum class PathCsr : unsigned {
 inline constexpr unsigned kPathCsrCount = 10;
 inline constexpr uint32_t kPathPpcrReset = 0x000d6ad1u;  ///< PPCR reset
 // PPCR fields.
-inline constexpr unsigned kPathPpcrForwardLsb = 0, kPathPpcrForwardW = 4;  ///< PPCR.forward: operations of the forward class
-inline constexpr unsigned kPathPpcrBackwardLsb = 4, kPathPpcrBackwardW = 4;  ///< PPCR.backward: backward class
-inline constexpr unsigned kPathPpcrCallLsb = 8, kPathPpcrCallW = 4;  ///< PPCR.call: call class
-inline constexpr unsigned kPathPpcrReturnLsb = 12, kPathPpcrReturnW = 4;  ///< PPCR.return: return class
-inline constexpr unsigned kPathPpcrIndirectLsb = 16, kPathPpcrIndirectW = 4;  ///< PPCR.indirect: indirect class
-inline constexpr uint32_t kPathPpcrExtLoops = 1u << 20;  ///< PPCR.ext_loops: extended loop paths
-inline constexpr unsigned kPathPpcrMaxExtLsb = 21, kPathPpcrMaxExtW = 2;  ///< PPCR.max_ext: extensions per path (0..3)
+/// PPCR.forward: operations of the forward class
+inline constexpr unsigned kPathPpcrForwardLsb = 0, kPathPpcrForwardW = 4;
+/// PPCR.backward: backward class
+inline constexpr unsigned kPathPpcrBackwardLsb = 4, kPathPpcrBackwardW = 4;
+/// PPCR.call: call class
+inline constexpr unsigned kPathPpcrCallLsb = 8, kPathPpcrCallW = 4;
+/// PPCR.return: return class
+inline constexpr unsigned kPathPpcrReturnLsb = 12, kPathPpcrReturnW = 4;
+/// PPCR.indirect: indirect class
+inline constexpr unsigned kPathPpcrIndirectLsb = 16, kPathPpcrIndirectW = 4;
+/// PPCR.ext_loops: extended loop paths
+inline constexpr uint32_t kPathPpcrExtLoops = 1u << 20;
+/// PPCR.max_ext: extensions per path (0..3)
+inline constexpr unsigned kPathPpcrMaxExtLsb = 21, kPathPpcrMaxExtW = 2;
 // STATUS fields.
-inline constexpr uint32_t kPathStatusPpcrErr = 1u << 0;  ///< STATUS.ppcr_err: a PPCR write was rejected
-inline constexpr unsigned kPathStatusOccupancyLsb = 8, kPathStatusOccupancyW = 8;  ///< STATUS.occupancy: stack occupancy
+/// STATUS.ppcr_err: a PPCR write was rejected
+inline constexpr uint32_t kPathStatusPpcrErr = 1u << 0;
+/// STATUS.occupancy: stack occupancy
+inline constexpr unsigned kPathStatusOccupancyLsb = 8, kPathStatusOccupancyW = 8;
 // PARAMS fields.
-inline constexpr unsigned kPathParamsDepthLsb = 0, kPathParamsDepthW = 8;  ///< PARAMS.depth: Depth
-inline constexpr unsigned kPathParamsMaxLenLsb = 8, kPathParamsMaxLenW = 8;  ///< PARAMS.max_len: MaxLen
-inline constexpr unsigned kPathParamsQueueDepthLsb = 16, kPathParamsQueueDepthW = 8;  ///< PARAMS.queue_depth: QueueDepth
+/// PARAMS.depth: Depth
+inline constexpr unsigned kPathParamsDepthLsb = 0, kPathParamsDepthW = 8;
+/// PARAMS.max_len: MaxLen
+inline constexpr unsigned kPathParamsMaxLenLsb = 8, kPathParamsMaxLenW = 8;
+/// PARAMS.queue_depth: QueueDepth
+inline constexpr unsigned kPathParamsQueueDepthLsb = 16, kPathParamsQueueDepthW = 8;
 
 }  // namespace hwprof::model

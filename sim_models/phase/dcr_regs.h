@@ -28,17 +28,27 @@ enum class DcrCsr : unsigned {
 };
 inline constexpr unsigned kDcrCsrCount = 16;
 // STATUS fields.
-inline constexpr uint32_t kDcrStatusErr = 1u << 0;  ///< STATUS.err: a command while busy or an INTERVAL write of 0
-inline constexpr uint32_t kDcrStatusBusy = 1u << 1;  ///< STATUS.busy: an interval end is being answered or its result waits
-inline constexpr uint32_t kDcrStatusSkip = 1u << 2;  ///< STATUS.skip: skip mode
-inline constexpr unsigned kDcrStatusSizeLsb = 8, kDcrStatusSizeW = 8;  ///< STATUS.size: stack size
+/// STATUS.err: a command while busy or an INTERVAL write of 0
+inline constexpr uint32_t kDcrStatusErr = 1u << 0;
+/// STATUS.busy: an interval end is being answered or its result waits
+inline constexpr uint32_t kDcrStatusBusy = 1u << 1;
+/// STATUS.skip: skip mode
+inline constexpr uint32_t kDcrStatusSkip = 1u << 2;
+/// STATUS.size: stack size
+inline constexpr unsigned kDcrStatusSizeLsb = 8, kDcrStatusSizeW = 8;
 // CMD fields.
-inline constexpr uint32_t kDcrCmdRestart = 1u << 0;  ///< CMD.restart: empty stack, skip off, overflow flag off, interval count 0
-inline constexpr uint32_t kDcrCmdClearTable = 1u << 1;  ///< CMD.clear_table: slots invalid, next id 0, uses 0, Markov predictor cleared, no previous phase
-inline constexpr uint32_t kDcrCmdClearStats = 1u << 2;  ///< CMD.clear_stats: zero the counters
+/// CMD.restart: empty stack, skip off, overflow flag off, interval count 0
+inline constexpr uint32_t kDcrCmdRestart = 1u << 0;
+/// CMD.clear_table: slots invalid, next id 0, uses 0, Markov predictor cleared, no previous phase
+inline constexpr uint32_t kDcrCmdClearTable = 1u << 1;
+/// CMD.clear_stats: zero the counters
+inline constexpr uint32_t kDcrCmdClearStats = 1u << 2;
 // PARAMS fields.
-inline constexpr unsigned kDcrParamsDepthLsb = 0, kDcrParamsDepthW = 8;  ///< PARAMS.depth: Depth
-inline constexpr unsigned kDcrParamsMarkovLgLsb = 8, kDcrParamsMarkovLgW = 8;  ///< PARAMS.markov_lg: log2(MarkovEntries)
-inline constexpr unsigned kDcrParamsSigEntriesLsb = 16, kDcrParamsSigEntriesW = 16;  ///< PARAMS.sig_entries: SigEntries
+/// PARAMS.depth: Depth
+inline constexpr unsigned kDcrParamsDepthLsb = 0, kDcrParamsDepthW = 8;
+/// PARAMS.markov_lg: log2(MarkovEntries)
+inline constexpr unsigned kDcrParamsMarkovLgLsb = 8, kDcrParamsMarkovLgW = 8;
+/// PARAMS.sig_entries: SigEntries
+inline constexpr unsigned kDcrParamsSigEntriesLsb = 16, kDcrParamsSigEntriesW = 16;
 
 }  // namespace hwprof::model

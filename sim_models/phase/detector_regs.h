@@ -25,16 +25,25 @@ enum class DetCsr : unsigned {
 };
 inline constexpr unsigned kDetCsrCount = 13;
 // CTRL fields.
-inline constexpr uint32_t kDetCtrlRestart = 1u << 0;  ///< CTRL.restart: with bits 31:1 zero
+/// CTRL.restart: with bits 31:1 zero
+inline constexpr uint32_t kDetCtrlRestart = 1u << 0;
 // STATUS fields.
-inline constexpr uint32_t kDetStatusErr = 1u << 0;  ///< STATUS.err: illegal CTRL/INTERVAL/THRESHOLD write
-inline constexpr uint32_t kDetStatusPpcrErr = 1u << 1;  ///< STATUS.ppcr_err: path mode: a PPCR write was rejected
-inline constexpr uint32_t kDetStatusBusy = 1u << 2;  ///< STATUS.busy: the signature pass is running (Sum .. Capt)
-inline constexpr uint32_t kDetStatusResValid = 1u << 3;  ///< STATUS.res_valid: a result is pending
+/// STATUS.err: illegal CTRL/INTERVAL/THRESHOLD write
+inline constexpr uint32_t kDetStatusErr = 1u << 0;
+/// STATUS.ppcr_err: path mode: a PPCR write was rejected
+inline constexpr uint32_t kDetStatusPpcrErr = 1u << 1;
+/// STATUS.busy: the signature pass is running (Sum .. Capt)
+inline constexpr uint32_t kDetStatusBusy = 1u << 2;
+/// STATUS.res_valid: a result is pending
+inline constexpr uint32_t kDetStatusResValid = 1u << 3;
 // PARAMS fields.
-inline constexpr unsigned kDetParamsCountersLsb = 0, kDetParamsCountersW = 8;  ///< PARAMS.counters: Counters
-inline constexpr unsigned kDetParamsSigWLsb = 8, kDetParamsSigWW = 8;  ///< PARAMS.sig_w: SigW
-inline constexpr unsigned kDetParamsEntriesLsb = 16, kDetParamsEntriesW = 8;  ///< PARAMS.entries: Entries
-inline constexpr uint32_t kDetParamsMode = 1u << 24;  ///< PARAMS.mode: Mode (0 BBV, 1 path)
+/// PARAMS.counters: Counters
+inline constexpr unsigned kDetParamsCountersLsb = 0, kDetParamsCountersW = 8;
+/// PARAMS.sig_w: SigW
+inline constexpr unsigned kDetParamsSigWLsb = 8, kDetParamsSigWW = 8;
+/// PARAMS.entries: Entries
+inline constexpr unsigned kDetParamsEntriesLsb = 16, kDetParamsEntriesW = 8;
+/// PARAMS.mode: Mode (0 BBV, 1 path)
+inline constexpr uint32_t kDetParamsMode = 1u << 24;
 
 }  // namespace hwprof::model

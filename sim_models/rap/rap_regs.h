@@ -37,21 +37,37 @@ inline constexpr unsigned kRapCsrCount = 23;
 inline constexpr uint32_t kRapEpsReset = 6554u;  ///< EPS reset
 inline constexpr uint32_t kRapMergeFirstReset = 1024u;  ///< MERGE_FIRST reset
 // CMD fields.
-inline constexpr uint32_t kRapCmdClear = 1u << 0;  ///< CMD.clear: apply the staged values and reset the tree, queue, buffer, pipeline and counters (wins over everything in its cycle)
-inline constexpr uint32_t kRapCmdFlush = 1u << 1;  ///< CMD.flush: flush the merging buffer into the tree
-inline constexpr uint32_t kRapCmdDump = 1u << 2;  ///< CMD.dump: start a dump; only when idle, else ignored and err set
+/// CMD.clear: apply the staged values and reset the tree, queue, buffer, pipeline and counters
+/// (wins over everything in its cycle)
+inline constexpr uint32_t kRapCmdClear = 1u << 0;
+/// CMD.flush: flush the merging buffer into the tree
+inline constexpr uint32_t kRapCmdFlush = 1u << 1;
+/// CMD.dump: start a dump; only when idle, else ignored and err set
+inline constexpr uint32_t kRapCmdDump = 1u << 2;
 // STATUS fields.
-inline constexpr uint32_t kRapStErr = 1u << 0;  ///< STATUS.err: an illegal write or command (sticky)
-inline constexpr uint32_t kRapStIdle = 1u << 1;  ///< STATUS.idle: queue, buffer, P and S1 empty, RUN, not flushing
-inline constexpr uint32_t kRapStFull = 1u << 2;  ///< STATUS.full: a split was skipped for want of a group (set when a capacity pass frees none; cleared when a scheduled pass ends)
-inline constexpr uint32_t kRapStDump = 1u << 3;  ///< STATUS.dumping: a dump is running
-inline constexpr uint32_t kRapStPass = 1u << 4;  ///< STATUS.pass: a merge pass is running
-inline constexpr uint32_t kRapStFlush = 1u << 5;  ///< STATUS.flushing: the buffer is being flushed
-inline constexpr uint32_t kRapStTcam = 1u << 6;  ///< STATUS.twr: the RAM TCAM's write after a split (TWR)
+/// STATUS.err: an illegal write or command (sticky)
+inline constexpr uint32_t kRapStErr = 1u << 0;
+/// STATUS.idle: queue, buffer, P and S1 empty, RUN, not flushing
+inline constexpr uint32_t kRapStIdle = 1u << 1;
+/// STATUS.full: a split was skipped for want of a group (set when a capacity pass frees none;
+/// cleared when a scheduled pass ends)
+inline constexpr uint32_t kRapStFull = 1u << 2;
+/// STATUS.dumping: a dump is running
+inline constexpr uint32_t kRapStDump = 1u << 3;
+/// STATUS.pass: a merge pass is running
+inline constexpr uint32_t kRapStPass = 1u << 4;
+/// STATUS.flushing: the buffer is being flushed
+inline constexpr uint32_t kRapStFlush = 1u << 5;
+/// STATUS.twr: the RAM TCAM's write after a split (TWR)
+inline constexpr uint32_t kRapStTcam = 1u << 6;
 // PARAMS fields.
-inline constexpr unsigned kRapParamsGroupsLsb = 0, kRapParamsGroupsW = 12;  ///< PARAMS.groups: Groups
-inline constexpr unsigned kRapParamsMaxBufLsb = 12, kRapParamsMaxBufW = 4;  ///< PARAMS.max_buf: MaxBuf
-inline constexpr unsigned kRapParamsRangeWLsb = 16, kRapParamsRangeWW = 6;  ///< PARAMS.range_w: RangeW
-inline constexpr unsigned kRapParamsTcamSliceLsb = 22, kRapParamsTcamSliceW = 4;  ///< PARAMS.tcam_slice: TcamSlice (0: flip-flop TCAM)
+/// PARAMS.groups: Groups
+inline constexpr unsigned kRapParamsGroupsLsb = 0, kRapParamsGroupsW = 12;
+/// PARAMS.max_buf: MaxBuf
+inline constexpr unsigned kRapParamsMaxBufLsb = 12, kRapParamsMaxBufW = 4;
+/// PARAMS.range_w: RangeW
+inline constexpr unsigned kRapParamsRangeWLsb = 16, kRapParamsRangeWW = 6;
+/// PARAMS.tcam_slice: TcamSlice (0: flip-flop TCAM)
+inline constexpr unsigned kRapParamsTcamSliceLsb = 22, kRapParamsTcamSliceW = 4;
 
 }  // namespace hwprof::model
