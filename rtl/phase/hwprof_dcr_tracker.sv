@@ -56,16 +56,8 @@
 // also restarts the interval count). In a cycle with a CMD or INTERVAL
 // write rec_ready_o is low, so a command never meets a record.
 //
-// Registers (csr_addr_i; reads combinational from the state before the edge):
-//   0 STATUS r/W1C: bit 0 err, bit 1 busy, bit 2 skip, bits 15:8 stack size.
-//   1 CMD w (reads 0): bit 0 restart (empty stack, skip off, interval count
-//     0), bit 1 clear_table (slots invalid, next id 0, uses 0, Markov
-//     cleared, no previous phase), bit 2 clear_stats.
-//   2 INTERVAL rw (reset IntervalReset): instructions per interval; a legal
-//     write restarts the interval count.
-//   3..14 RECORDS, INTERVALS, PUSHES, POPS, OVERFLOWS, RECURSIONS, RESYNCS,
-//     NEW_PHASES, EVICTIONS, SCORED, CORRECT, STALL_CYCLES: 32-bit saturating.
-//   15 PARAMS: {SigEntries[15:0], log2(MarkovEntries)[7:0], Depth[7:0]}.
+// Registers (reads combinational from the state before the edge): data/regs/dcr.json
+// (generated: hwprof_dcr_reg_pkg, docs/dcr.md, "Registers").
 //
 // Storage: the stack in flip-flops (every entry is compared every cycle);
 // the signature table's words {stamp, phase, hash} in an hwprof_sdp_ram (block RAM,

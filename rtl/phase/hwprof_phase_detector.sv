@@ -16,23 +16,8 @@
 //     empty or being taken, so every record reaches the core exactly once
 //     and its path is accumulated before its instructions are counted.
 //
-// Register map (word addresses; docs/hwprof_phase_detector.md, "Registers"):
-//   0 CTRL        W    1: restart (accumulators, interval count, table,
-//                      phase ids, predictor); 0: no effect; other values
-//                      illegal (err, nothing happens). Reads 0.
-//   1 STATUS      RW1C bit 0 err (illegal CTRL/INTERVAL/THRESHOLD write),
-//                      bit 1 ppcr_err (path mode); RO: bit 2 busy, bit 3
-//                      result pending.
-//   2 INTERVAL    RW   instructions per interval (>= 1; 0 illegal); a
-//                      write restarts the interval count.
-//   3 THRESHOLD   RW   1..2^(SigW+1) (else illegal): match when distance <
-//                      THRESHOLD.
-//   4 PPCR        RW   path mode (hwprof_ppcr_reg; illegal settings rejected); BBV
-//                      mode reads 0, writes ignored.
-//   5 RECORDS, 6 FEATURES, 7 IGNORED, 8 INTERVALS, 9 PHASES,
-//   10 STALL_CYCLES (rec_valid_i && !rec_ready_o), 11 BUSY_CYCLES   RO
-//   12 PARAMS     RO   {7'b0, Mode, Entries[7:0], SigW[7:0], Counters[7:0]}
-//   other              read 0, writes ignored
+// Registers: data/regs/detector.json
+// (generated: hwprof_detector_reg_pkg, docs/phase_detector.md, "Registers").
 // Same-cycle ordering: csr_rdata_o is combinational from csr_addr_i and the
 // state before the edge. A cycle with csr_we_i takes no record into the
 // core (item_ready low), so a register write never meets an item. An
