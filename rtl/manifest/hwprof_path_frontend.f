@@ -1,5 +1,7 @@
 rtl/common/hwprof_pkg.sv
-rtl/common/hwprof_sync_fifo.sv
+rtl/prim/hwprof_prim_pkg.sv
+rtl/prim/hwprof_fifo_sync.sv
+rtl/prim/hwprof_stat_bank.sv
 rtl/path_profiler/hwprof_branch_queue.sv
 rtl/path_profiler/hwprof_ppcr_reg.sv
 rtl/path_profiler/hwprof_path_classifier.sv

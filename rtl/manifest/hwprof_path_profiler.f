@@ -1,10 +1,14 @@
 rtl/common/hwprof_pkg.sv
-rtl/common/hwprof_sync_fifo.sv
+rtl/prim/hwprof_prim_pkg.sv
+rtl/prim/hwprof_fifo_sync.sv
+rtl/prim/hwprof_stat_bank.sv
 rtl/path_profiler/hwprof_branch_queue.sv
 rtl/path_profiler/hwprof_ppcr_reg.sv
 rtl/path_profiler/hwprof_path_classifier.sv
 rtl/path_profiler/hwprof_path_stack.sv
 rtl/path_profiler/hwprof_path_frontend.sv
-rtl/common/hwprof_sdp_ram.sv
+rtl/prim/hwprof_lzc.sv
+rtl/prim/hwprof_argmin_tree.sv
+rtl/prim/hwprof_ram_2p.sv
 rtl/path_profiler/hwprof_hpt.sv
 rtl/path_profiler/hwprof_path_profiler.sv

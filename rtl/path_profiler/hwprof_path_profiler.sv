@@ -1,7 +1,7 @@
-// hwprof_path_profiler: the whole path profiler of docs/hwprof_path_profiler.md. Retired
+// hwprof_path_profiler: the whole path profiler of docs/path_profiler.md. Retired
 // branch records enter the path-stack front end (branch queue, classifier,
-// path stack; docs/hwprof_path_stack.md) and its path descriptors feed the Hot Path
-// Table (docs/hwprof_hpt.md), whose contents leave through the dump port.
+// path stack; docs/path_stack.md) and its path descriptors feed the Hot Path
+// Table (docs/hpt.md), whose contents leave through the dump port.
 //
 //   rec_* -> hwprof_path_frontend (u_frontend) -> desc -> hwprof_hpt (u_hpt) -> dump_*
 //

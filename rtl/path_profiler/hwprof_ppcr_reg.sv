@@ -1,7 +1,7 @@
 // hwprof_ppcr_reg: the path profiler control register (PPCR) and its sticky error
-// flag. See docs/hwprof_path_stack.md, "PPCR" and "Register map".
+// flag. See docs/path_stack.md, "PPCR" and "Register map".
 //
-// Behaviour (identical in PpcrReg, sim_models/hwprof_path_profiler/hwprof_path_frontend.h):
+// Behaviour (identical in PpcrReg, sim_models/path_profiler/path_frontend.h):
 //   * Reset: value = hwprof_pkg::PpcrBl, err = 0.
 //   * A write (we_i) is legal unless some class c = 0..4 has update (bit 4c)
 //     and update-count (bit 4c+1) both set; reserved bits 31:23 never make a
@@ -49,14 +49,8 @@ module hwprof_ppcr_reg (
       value_q <= PpcrBl;
       err_q   <= 1'b0;
     end else begin
-      if (we_i && !illegal) begin
-        value_q <= wdata_i & PpcrMask;
-      end
-      if (we_i && illegal) begin
-        err_q <= 1'b1;
-      end else if (err_clear_i) begin
-        err_q <= 1'b0;
-      end
+      if (we_i && !illegal) value_q <= wdata_i & PpcrMask;
+      err_q <= (we_i && illegal) || (err_q && !err_clear_i);
     end
   end
 
