@@ -1,4 +1,6 @@
 rtl/common/hwprof_pkg.sv
+rtl/prim/hwprof_prim_pkg.sv
+rtl/prim/hwprof_stat_bank.sv
 rtl/common/hwprof_sdp_ram.sv
 rtl/path_profiler/hwprof_ppcr_reg.sv
 rtl/path_profiler/hwprof_path_classifier.sv

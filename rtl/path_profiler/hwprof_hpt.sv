@@ -608,16 +608,9 @@ module hwprof_hpt #(
                    commit && hit_any,                         // 1 hits
                    commit};                                   // 0 descs
 
-  hwprof_stat_bank #(
-    .N(NumStats),
-    .W(StatW)
-  ) u_stats (
-    .clk_i,
-    .rst_ni,
-    .clear_i(cmd_clear_stats),
-    .inc_i  (st_inc),
-    .add_i  ('1),
-    .cnt_o  (st)
+  hwprof_stat_bank #(.N(NumStats), .W(StatW)) u_stats (
+    .clk_i, .rst_ni, .clear_i(cmd_clear_stats), .inc_i(st_inc), .add_i('1),
+    .cnt_o(st)
   );
 
   // ---------------------------------------------------------------------

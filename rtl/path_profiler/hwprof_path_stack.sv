@@ -111,7 +111,7 @@ module hwprof_path_stack #(
   /// Descriptors emitted with split.
   output logic [StatW-1:0]                           stat_splits_o,
   /// Bottom entries discarded by a push on a full stack.
-  output logic [StatW-1:0]                           stat_overflows_o,
+  output logic [StatW-1:0]                          stat_overflows_o,
   /// Pops that found the stack empty.
   output logic [StatW-1:0]                           stat_empty_pops_o,
   /// Cycles with in_valid_i & !in_ready_o.
@@ -349,17 +349,10 @@ module hwprof_path_stack #(
                    go & empty_pop,                    // 1 empty pops
                    in_valid_i & !in_ready_o};         // 0 stall cycles
 
-  hwprof_stat_bank #(
-    .N(NumStats),
-    .W(StatW)
-  ) u_stats (
-    .clk_i,
-    .rst_ni,
-    .clear_i(1'b0),
-    .inc_i  (st_inc),
-    .add_i  ('1),
-    .cnt_o  ({stat_records_o, stat_emitted_o, stat_incomplete_o, stat_splits_o,
-              stat_overflows_o, stat_empty_pops_o, stat_stall_cycles_o})
+  hwprof_stat_bank #(.N(NumStats), .W(StatW)) u_stats (
+    .clk_i, .rst_ni, .clear_i(1'b0), .inc_i(st_inc), .add_i('1),
+    .cnt_o({stat_records_o, stat_emitted_o, stat_incomplete_o, stat_splits_o,
+             stat_overflows_o, stat_empty_pops_o, stat_stall_cycles_o})
   );
 
   // ---------------------------------------------------------------------

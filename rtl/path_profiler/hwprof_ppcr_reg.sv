@@ -36,13 +36,10 @@ module hwprof_ppcr_reg (
   logic             err_q;
   logic             illegal;
 
-  // Illegal: update and update-count together in one class.
-  always_comb begin
-    illegal = 1'b0;
-    for (int unsigned c = 0; c < NumClasses; c++) begin
-      illegal = illegal | (wdata_i[4*c] & wdata_i[4*c+1]);
-    end
-  end
+  // Illegal: update (bit 4c) and update-count (bit 4c+1) together in one
+  // class c = 0..NumClasses-1.
+  localparam logic [PpcrW-1:0] UpdBits = PpcrW'({NumClasses{4'b0001}});
+  assign illegal = |(wdata_i & (wdata_i >> 1) & UpdBits);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
