@@ -1,11 +1,11 @@
 // hwprof_branch_queue: decouples the retire stage from the path profiler
-// (paper 000 section 7.3). A hwprof_sync_fifo of hwprof_pkg::branch_rec_t.
+// (paper 000 section 7.3). A hwprof_fifo_sync of hwprof_pkg::branch_rec_t.
 //
 // Handshakes: enq_* from the retire stage, deq_* to the classifier; a
 // transfer happens when valid and ready are both high. enq_ready_o = !full,
 // deq_valid_o = !empty, both registered; one record per clock sustained for
 // Depth >= 2; latency from enqueue to dequeue is one clock. See
-// docs/hwprof_branch_queue.md.
+// docs/branch_queue.md.
 `default_nettype none
 
 module hwprof_branch_queue #(
@@ -27,12 +27,13 @@ module hwprof_branch_queue #(
   output logic [CountW-1:0]              count_o
 );
 
-  hwprof_sync_fifo #(
+  hwprof_fifo_sync #(
     .Width(hwprof_pkg::BranchRecW),
     .Depth(Depth)
   ) u_fifo (
     .clk_i,
     .rst_ni,
+    .clear_i    (1'b0),
     .in_valid_i (enq_valid_i),
     .in_ready_o (enq_ready_o),
     .in_data_i  (enq_data_i),

@@ -1,12 +1,12 @@
-// hwprof_hpt: the Hot Path Table of docs/hwprof_hpt.md (paper 000 section 5, spec section
+// hwprof_hpt: the Hot Path Table of docs/hpt.md (paper 000 section 5, spec section
 // 3.2). Takes one path descriptor per clock from the path stack and keeps a
 // Sets x Ways table of {key, accumulator} entries; a dump walk reads the
 // table out through the dump port. The table update of one descriptor is
-// HptAlgo::insert (sim_models/hwprof_path_profiler/hpt_algo.cpp); the cycle
-// behaviour is Hpt::step (hwprof_hpt.h).
+// HptAlgo::insert (sim_models/path_profiler/hpt_algo.cpp); the cycle
+// behaviour is Hpt::step (hpt.h).
 //
 // Table update of a completed descriptor with metric m, way by way at each
-// way's own index (docs/hwprof_hpt.md, "Index"; HptAlgo::index):
+// way's own index (docs/hpt.md, "Index"; HptAlgo::index):
 //   1. hit: the lowest way whose valid candidate holds the key:
 //      acc = sat(acc + m);
 //   2. fill: else the lowest way whose candidate is invalid: {key, m};
@@ -31,7 +31,7 @@
 //   * Forwarding: the RAM read of a descriptor happens at the edge of the
 //     previous descriptor's S1 write; when that write went to the same way
 //     and address (fwd_hit_q, compared at that edge), the fields it wrote
-//     read as undefined (hwprof_sdp_ram), and S1 takes them from the forward
+//     read as undefined (hwprof_ram_2p), and S1 takes them from the forward
 //     register instead: the accumulator (fwd_acc_q) and, unless the write
 //     was a reject, the key, which is then the previous descriptor's key, so
 //     its compare is same_key_q (the two keys compared at accept). The valid
@@ -53,9 +53,9 @@
 // cycle), set-major then way. 1 + Sets*(1 + Ways) cycles plus backpressure.
 // Intake pauses for the whole walk, so the table does not change during it.
 //
-// Storage: one hwprof_sdp_ram per way (Sets words of 102 bits: acc 31:0 and key
-// 101:32, each field with its own write enable so that a reject writes the
-// accumulator only; block RAM, no reset); the Sets x Ways valid bits are
+// Storage: one hwprof_ram_2p per way (Sets words of 102 bits: acc 31:0 and key
+// 101:32, the write mask enabling the key field unless a reject, which writes
+// the accumulator only; block RAM, no reset); the Sets x Ways valid bits are
 // flip-flops with reset, so reset and clear take one cycle (a clear also
 // cancels a valid bit still pending from the S1 write of its edge). Control state
 // and counters reset asynchronously; the S1 data, RAM read index and forward
@@ -150,6 +150,7 @@ module hwprof_hpt #(
     logic [AccW-1:0] acc;
   } word_t;
 
+  localparam int unsigned KeyW = $bits(key_t);
   localparam int unsigned WordW = $bits(word_t);
 
   typedef enum logic [3:0] {
@@ -246,11 +247,7 @@ module hwprof_hpt #(
     end else begin
       if (ctrl_we && ctrl_legal) ctrl_q <= csr_wdata_i[CtrlW-1:0];
       // One address per cycle: err_set and err_clr never coincide.
-      if (err_set) begin
-        err_q <= 1'b1;
-      end else if (err_clr) begin
-        err_q <= 1'b0;
-      end
+      err_q <= err_set || (err_q && !err_clr);
     end
   end
 
@@ -267,7 +264,7 @@ module hwprof_hpt #(
   assign go         = in_valid_i && in_ready_o;
   assign in_key     = '{start: in_start_i, length: in_length_i, dirs: in_dirs_i};
 
-  // v = {dirs, length (plb) or 0 (pb), start[31:2]} (docs/hwprof_hpt.md, "Index").
+  // v = {dirs, length (plb) or 0 (pb), start[31:2]} (docs/hpt.md, "Index").
   assign fold_v = {in_dirs_i, ctrl_q[CtrlIndexBit] ? 6'd0 : in_length_i, in_start_i[31:2]};
 
   if (SetBits == 0) begin : gen_idx_one
@@ -364,14 +361,13 @@ module hwprof_hpt #(
     logic way_we;
     assign way_we = wr_en && (wr_way == WayW'(w));
 
-    // Low field: the accumulator; high field: the key.
-    hwprof_sdp_ram #(
+    // Write mask: the accumulator always, the key unless a reject.
+    hwprof_ram_2p #(
       .Depth(Sets),
-      .Width(WordW),
-      .LoW  (AccW)
+      .Width(WordW)
     ) u_ram (
       .clk_i,
-      .we_i   ({way_we && wr_key, way_we}),
+      .wmask_i({{KeyW{way_we && wr_key}}, {AccW{way_we}}}),
       .waddr_i(wr_idx),
       .wdata_i(wr_word),
       .re_i   (ram_re),
@@ -390,10 +386,10 @@ module hwprof_hpt #(
   // saturating adder serves the hit (the hit way's acc) and the ss
   // replacement (the victim's acc, from the minimum search).
 
-  logic [AccW-1:0] cand_acc [Ways];
-  logic [Ways-1:0] cand_valid;
-  logic [Ways-1:0] hit;
-  logic [AccW-1:0] s1_m;             // the metric, 32 bits
+  logic [Ways-1:0][AccW-1:0] cand_acc;
+  logic [Ways-1:0]           cand_valid;
+  logic [Ways-1:0]           hit;
+  logic [AccW-1:0]           s1_m;   // the metric, 32 bits
 
   assign s1_m = AccW'(s1_metric_q);
 
@@ -405,70 +401,39 @@ module hwprof_hpt #(
     assign hit[w]        = cand_valid[w] && key_eq;
   end
 
-  // Lowest hitting way, lowest invalid way.
+  // Lowest hitting way, lowest invalid way; the victim is the minimum acc,
+  // ties to the lowest way (only used when every candidate is valid, so
+  // every way competes). A binary compare tree, combinational (Pipe = 0):
+  // comparing every pair at once saves one comparator level for 4 ways but
+  // costs twice the comparators, which does not pay on an iCE40 UP5K.
   logic            hit_any, free_any;
   logic [WayW-1:0] hit_way, free_way;
-  always_comb begin
-    hit_any  = 1'b0;
-    free_any = 1'b0;
-    hit_way  = '0;
-    free_way = '0;
-    for (int unsigned w = 0; w < Ways; w++) begin
-      if (hit[w] && !hit_any) begin
-        hit_any = 1'b1;
-        hit_way = WayW'(w);
-      end
-      if (!cand_valid[w] && !free_any) begin
-        free_any = 1'b1;
-        free_way = WayW'(w);
-      end
-    end
-  end
-
-  // Minimum acc, ties to the lowest way: a binary tree over the ways padded
-  // to a power of two with all-ones leaves; a node takes its right (higher
-  // ways) child only when that is strictly smaller, so among equal minima
-  // the lowest way wins (a padding leaf never beats a real way). (Comparing
-  // every pair at once saves one comparator level for 4 ways but costs
-  // twice the comparators: it does not pay on an iCE40 UP5K.)
-  localparam int unsigned Leaves = 1 << WayW;
-  logic [AccW-1:0] leaf_acc [Leaves];
   logic [WayW-1:0] min_way;
   logic [AccW-1:0] min_acc;  // the victim's acc
-  for (genvar i = 0; i < Leaves; i++) begin : gen_leaf
-    if (i < Ways) begin : gen_real
-      assign leaf_acc[i] = cand_acc[i];
-    end else begin : gen_pad
-      assign leaf_acc[i] = '1;
-    end
-  end
-  always_comb begin
-    logic [AccW-1:0] node_acc [2*Leaves-1];
-    logic [WayW-1:0] node_way [2*Leaves-1];
-    for (int unsigned i = 0; i < Leaves; i++) begin
-      node_acc[Leaves-1+i] = leaf_acc[i];
-      node_way[Leaves-1+i] = WayW'(i);
-    end
-    for (int n = int'(Leaves) - 2; n >= 0; n--) begin
-      if (node_acc[2*n+2] < node_acc[2*n+1]) begin
-        node_acc[n] = node_acc[2*n+2];
-        node_way[n] = node_way[2*n+2];
-      end else begin
-        node_acc[n] = node_acc[2*n+1];
-        node_way[n] = node_way[2*n+1];
-      end
-    end
-    min_way = node_way[0];
-    min_acc = node_acc[0];
-  end
+  logic            unused_min_valid;
+
+  hwprof_lzc #(.N(Ways)) u_hit_pick (.in_i(hit), .idx_o(hit_way), .valid_o(hit_any));
+  hwprof_lzc #(.N(Ways)) u_free_pick (.in_i(~cand_valid), .idx_o(free_way), .valid_o(free_any));
+
+  hwprof_argmin_tree #(
+    .N(Ways),
+    .W(AccW)
+  ) u_victim (
+    .clk_i,
+    .rst_ni,
+    .valid_i('1),
+    .val_i  (cand_acc),
+    .valid_o(unused_min_valid),
+    .idx_o  (min_way),
+    .val_o  (min_acc)
+  );
 
   // Outcome of the descriptor in S1 (meaningful when it is complete).
   logic            commit;        // a complete descriptor commits
   logic            miss_full;     // no hit, every candidate valid
   logic            reject, replace, fill;
   logic [AccW-1:0] add_base;      // hit: the hit way's acc; else the victim's
-  logic [AccW:0]   add_sum;
-  logic            add_sat;       // add_base + m clips
+  logic            add_sat;       // add_base + m clips (m > ~add_base)
   logic [AccW-1:0] add_acc;       // sat(add_base + m)
   logic [AccW-1:0] acc_replace;
   logic            sat;           // the accumulator add clipped
@@ -480,9 +445,8 @@ module hwprof_hpt #(
   assign replace   = miss_full && !reject;
 
   assign add_base = hit_any ? cand_acc[hit_way] : min_acc;
-  assign add_sum  = {1'b0, add_base} + {1'b0, s1_m};
-  assign add_sat  = add_sum[AccW];
-  assign add_acc  = add_sat ? '1 : add_sum[AccW-1:0];
+  assign add_acc  = AccW'(hwprof_prim_pkg::sat_add(64'(add_base), 64'(s1_m), AccW));
+  assign add_sat  = (s1_m > ~add_base);
   // Replace: ss inherits the victim's count; lfu and erode start from m.
   assign acc_replace = (s1_policy_q == PolicySs) ? add_acc : s1_m;
 
@@ -619,13 +583,12 @@ module hwprof_hpt #(
   assign dump_busy_o   = !idle;
 
   // ---------------------------------------------------------------------
-  // Statistics: 32-bit counters that stop at all ones (the increment's carry
-  // out says the counter is full); clear_stats wins over an increment of the
-  // same edge.
+  // Statistics: 32-bit saturating counters at addresses AddrDescs + k;
+  // clear_stats wins over an increment of the same edge.
 
   localparam int unsigned NumStats = 8;
-  logic [NumStats-1:0] st_inc;
-  logic [StatW-1:0]    st_q [NumStats];
+  logic [NumStats-1:0]            st_inc;
+  logic [NumStats-1:0][StatW-1:0] st;
 
   assign st_inc = {in_valid_i && !in_ready_o,                 // 7 stall cycles
                    s1_valid_q && s1_incomplete_q,             // 6 ignored
@@ -636,55 +599,31 @@ module hwprof_hpt #(
                    commit && hit_any,                         // 1 hits
                    commit};                                   // 0 descs
 
-  for (genvar k = 0; k < NumStats; k++) begin : gen_stat
-    logic [StatW:0] next;
-    assign next = {1'b0, st_q[k]} + (StatW + 1)'(1);
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        st_q[k] <= '0;
-      end else if (cmd_clear_stats) begin
-        st_q[k] <= '0;
-      end else if (st_inc[k] && !next[StatW]) begin
-        st_q[k] <= next[StatW-1:0];
-      end
-    end
-  end
+  hwprof_stat_bank #(.N(NumStats), .W(StatW)) u_stats (
+    .clk_i, .rst_ni, .clear_i(cmd_clear_stats), .inc_i(st_inc), .add_i('1),
+    .cnt_o(st)
+  );
 
   // ---------------------------------------------------------------------
   // Register read.
 
   localparam logic [31:0] ParamsWord = {16'(Ways), 8'd0, 8'(SetBits)};
 
-  logic [StatW-1:0] st_descs, st_hits, st_fills, st_replacements, st_rejects;
-  logic [StatW-1:0] st_saturations, st_ignored, st_stall;
-  assign st_descs        = st_q[0];
-  assign st_hits         = st_q[1];
-  assign st_fills        = st_q[2];
-  assign st_replacements = st_q[3];
-  assign st_rejects      = st_q[4];
-  assign st_saturations  = st_q[5];
-  assign st_ignored      = st_q[6];
-  assign st_stall        = st_q[7];
+  // Counter k at AddrDescs + k; CMD and addresses above PARAMS read 0.
+  logic [2:0] st_off;
+  assign st_off = 3'(csr_addr_i - AddrDescs);
 
   always_comb begin
     unique case (csr_addr_i)
-      AddrCtrl:         csr_rdata_o = 32'(ctrl_q);
-      AddrStatus:       csr_rdata_o = {30'd0, dump_busy_o, err_q};
-      AddrCmd:          csr_rdata_o = '0;
-      AddrDescs:        csr_rdata_o = st_descs;
-      AddrHits:         csr_rdata_o = st_hits;
-      AddrFills:        csr_rdata_o = st_fills;
-      AddrReplacements: csr_rdata_o = st_replacements;
-      AddrRejects:      csr_rdata_o = st_rejects;
-      AddrSaturations:  csr_rdata_o = st_saturations;
-      AddrIgnored:      csr_rdata_o = st_ignored;
-      AddrStallCycles:  csr_rdata_o = st_stall;
-      AddrParams:       csr_rdata_o = ParamsWord;
-      default:          csr_rdata_o = '0;
+      AddrCtrl:   csr_rdata_o = 32'(ctrl_q);
+      AddrStatus: csr_rdata_o = {30'd0, dump_busy_o, err_q};
+      AddrCmd:    csr_rdata_o = '0;
+      AddrParams: csr_rdata_o = ParamsWord;
+      default:    csr_rdata_o = (csr_addr_i < AddrParams) ? st[st_off] : '0;
     endcase
   end
 
-  // The fold uses start[31:2] (docs/hwprof_hpt.md, "Index"); the low two bits are
+  // The fold uses start[31:2] (docs/hpt.md, "Index"); the low two bits are
   // part of the key only.
   logic [1:0] unused_start_lo;
   assign unused_start_lo = in_start_i[1:0];
@@ -696,37 +635,43 @@ module hwprof_hpt #(
   // ---------------------------------------------------------------------
   // Assertions.
 
-  `HWPROF_ASSERT(CtrlLegal, ctrl_q[CtrlMetricLsb +: 2] != 2'd3 && ctrl_q[CtrlPolicyLsb +: 2] != 2'd3)
-  `HWPROF_ASSERT(S1PolicyLegal, s1_valid_q |->
+  `HWPROF_ASSERT(ctrl_q_legal, ctrl_q[CtrlMetricLsb +: 2] != 2'd3 && ctrl_q[CtrlPolicyLsb +: 2] != 2'd3)
+  `HWPROF_ASSERT(s1_policy_legal, s1_valid_q |->
                  s1_policy_q == PolicyLfu || s1_policy_q == PolicySs || s1_policy_q == PolicyErode)
   // Dump handshake: valid only inside a walk; once valid, stays valid with
   // stable data until taken.
-  `HWPROF_ASSERT(DumpValidOnlyWhenBusy, dump_valid_o |-> dump_busy_o)
-  `HWPROF_ASSERT(DumpValidHeld, dump_valid_o && !dump_ready_i |=> dump_valid_o)
-  `HWPROF_ASSERT(DumpDataHeld, dump_valid_o && !dump_ready_i |=>
+  `HWPROF_ASSERT(dump_valid_only_when_busy, dump_valid_o |-> dump_busy_o)
+  `HWPROF_ASSERT(dump_valid_held, dump_valid_o && !dump_ready_i |=> dump_valid_o)
+  `HWPROF_ASSERT(dump_data_held, dump_valid_o && !dump_ready_i |=>
                  $stable({dump_set_o, dump_way_o, dump_start_o, dump_length_o, dump_dirs_o, dump_acc_o}))
-  `HWPROF_ASSERT(DumpWayInRange, dump_way_q <= WayW'(Ways - 1))
+  `HWPROF_ASSERT(dump_way_in_range, dump_way_q <= WayW'(Ways - 1))
   for (genvar w = 0; w < Ways; w++) begin : gen_assert_way
     // The walk reads the valid bits through the S1 read index.
     logic [SetW-1:0] rd_idx;
     assign rd_idx = rd_idx_q[w];
-    `HWPROF_ASSERT(EmitReadsDumpSet, state_q == StEmit |-> rd_idx == dump_set_q)
+    `HWPROF_ASSERT(emit_reads_dump_set, state_q == StEmit |-> rd_idx == dump_set_q)
   end
   // The table is frozen while the walk reads it: S1 is empty after Drain.
-  `HWPROF_ASSERT(S1EmptyDuringWalk, s1_valid_q |-> state_q == StIdle || state_q == StDrain)
-  `HWPROF_ASSERT(NoIntakeDuringDump, dump_busy_o |-> !go)
+  `HWPROF_ASSERT(s1_empty_during_walk, s1_valid_q |-> state_q == StIdle || state_q == StDrain)
+  `HWPROF_ASSERT(no_intake_during_dump, dump_busy_o |-> !go)
   // Exactly one outcome per complete descriptor; the forward register
   // matches at most one way.
-  `HWPROF_ASSERT(OneOutcome, commit |-> $onehot({hit_any, fill, replace, reject}))
-  `HWPROF_ASSERT(ForwardAtMostOneWay, $onehot0(fwd_hit_q))
-  `HWPROF_ASSERT(SaturationOnlyOnAdd, commit && sat |-> hit_any || (replace && s1_policy_q == PolicySs))
-  // HITS + FILLS + REPLACEMENTS + REJECTS = DESCS until a counter saturates.
+  `HWPROF_ASSERT(one_outcome, commit |-> $onehot({hit_any, fill, replace, reject}))
+  `HWPROF_ASSERT(forward_at_most_one_way, $onehot0(fwd_hit_q))
+  `HWPROF_ASSERT(saturation_only_on_add, commit && sat |-> hit_any || (replace && s1_policy_q == PolicySs))
+  // HITS + FILLS + REPLACEMENTS + REJECTS (st[1..4]) = DESCS (st[0]) until
+  // a counter saturates.
   logic             st_any_full;
   logic [StatW+1:0] st_outcomes;
-  assign st_any_full = (&st_descs) || (&st_hits) || (&st_fills) || (&st_replacements) || (&st_rejects);
-  assign st_outcomes = (StatW + 2)'(st_hits) + (StatW + 2)'(st_fills) + (StatW + 2)'(st_replacements) +
-                       (StatW + 2)'(st_rejects);
-  `HWPROF_ASSERT(CountersAddUp, !st_any_full |-> st_outcomes == (StatW + 2)'(st_descs))
+  always_comb begin
+    st_any_full = &st[0];
+    st_outcomes = '0;
+    for (int unsigned k = 1; k <= 4; k++) begin
+      st_any_full = st_any_full || (&st[k]);
+      st_outcomes = st_outcomes + (StatW + 2)'(st[k]);
+    end
+  end
+  `HWPROF_ASSERT(counters_add_up, !st_any_full |-> st_outcomes == (StatW + 2)'(st[0]))
 
 endmodule
 

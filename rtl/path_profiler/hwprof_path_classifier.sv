@@ -2,7 +2,7 @@
 // Turns a branch record into a classified record (hwprof_pkg::path_rec_t):
 // its path-stack class, the class's operations read from the PPCR, the loop
 // extension fields, and the address of the next instruction. See
-// docs/hwprof_path_stack.md, "Classes" and "Cycle behaviour".
+// docs/path_stack.md, "Classes" and "Cycle behaviour".
 //
 // Classification (identical in model::classify and PathRecord::classify):
 //   * call, icall -> ClsCall; ret -> ClsReturn; ijmp -> ClsIndirect;
@@ -14,7 +14,7 @@
 //     next = taken ? target : pc + ilen (modulo 2^AddrW);
 //     pc, taken, insns, events are copied.
 //
-// Handshake and ordering (identical in PathClassifier, hwprof_path_classifier.h):
+// Handshake and ordering (identical in PathClassifier, path_classifier.h):
 //   * in_ready_o = !valid_q | out_ready_i (combinational from out_ready_i):
 //     a record per clock flows while the next stage accepts.
 //   * On an input transfer the register takes the record classified with the
@@ -115,8 +115,8 @@ module hwprof_path_classifier (
   logic unused_ppcr;
   assign unused_ppcr = ^ppcr_i[PpcrW-1:PpcrMaxExtLsb+ExtW];
 
-  `HWPROF_ASSERT(OutValidHeld, out_valid_o && !out_ready_i |=> out_valid_o)
-  `HWPROF_ASSERT(OutDataHeld, out_valid_o && !out_ready_i |=> $stable(out_data_o))
+  `HWPROF_ASSERT(out_valid_held, out_valid_o && !out_ready_i |=> out_valid_o)
+  `HWPROF_ASSERT(out_data_held, out_valid_o && !out_ready_i |=> $stable(out_data_o))
 
 endmodule
 

@@ -1,4 +1,4 @@
-// hwprof_path_frontend: the path profiler front end of docs/hwprof_path_stack.md. Retired
+// hwprof_path_frontend: the path profiler front end of docs/path_stack.md. Retired
 // branch records pass through the branch queue, the classifier and the path
 // stack and leave as path descriptors; a small register file holds the PPCR,
 // the status and the path stack's counters.
@@ -93,6 +93,7 @@ module hwprof_path_frontend #(
 
   localparam int unsigned QCountW = $clog2(QueueDepth + 1);
   localparam int unsigned StatW = 32;
+  localparam int unsigned NumStats = 7;
 
   typedef enum logic [3:0] {
     AddrPpcr        = 4'h0,
@@ -118,8 +119,7 @@ module hwprof_path_frontend #(
   logic [PpcrW-1:0]  ppcr;
   logic              ppcr_err;
   logic [CountW-1:0] stack_count;
-  logic [StatW-1:0]  st_records, st_emitted, st_incomplete, st_splits;
-  logic [StatW-1:0]  st_overflows, st_empty_pops, st_stall;
+  logic [NumStats-1:0][StatW-1:0] st;  // the counter at AddrRecords + k
 
   hwprof_branch_queue #(
     .Depth(QueueDepth)
@@ -169,13 +169,13 @@ module hwprof_path_frontend #(
     .out_frame_end_o    (desc_frame_end_o),
     .out_depth_o        (desc_depth_o),
     .count_o            (stack_count),
-    .stat_records_o     (st_records),
-    .stat_emitted_o     (st_emitted),
-    .stat_incomplete_o  (st_incomplete),
-    .stat_splits_o      (st_splits),
-    .stat_overflows_o   (st_overflows),
-    .stat_empty_pops_o  (st_empty_pops),
-    .stat_stall_cycles_o(st_stall)
+    .stat_records_o     (st[0]),
+    .stat_emitted_o     (st[1]),
+    .stat_incomplete_o  (st[2]),
+    .stat_splits_o      (st[3]),
+    .stat_overflows_o   (st[4]),
+    .stat_empty_pops_o  (st[5]),
+    .stat_stall_cycles_o(st[6])
   );
 
   // ---------------------------------------------------------------------
@@ -197,19 +197,16 @@ module hwprof_path_frontend #(
 
   localparam logic [31:0] ParamsWord = {8'b0, 8'(QueueDepth), 8'(MaxLen), 8'(Depth)};
 
+  // Counter k at AddrRecords + k; addresses above PARAMS read 0.
+  logic [2:0] st_off;
+  assign st_off = 3'(csr_addr_i - AddrRecords);
+
   always_comb begin
     unique case (csr_addr_i)
-      AddrPpcr:        csr_rdata_o = ppcr;
-      AddrStatus:      csr_rdata_o = {16'b0, status_count, 7'b0, ppcr_err};
-      AddrRecords:     csr_rdata_o = st_records;
-      AddrEmitted:     csr_rdata_o = st_emitted;
-      AddrIncomplete:  csr_rdata_o = st_incomplete;
-      AddrSplits:      csr_rdata_o = st_splits;
-      AddrOverflows:   csr_rdata_o = st_overflows;
-      AddrEmptyPops:   csr_rdata_o = st_empty_pops;
-      AddrStallCycles: csr_rdata_o = st_stall;
-      AddrParams:      csr_rdata_o = ParamsWord;
-      default:         csr_rdata_o = '0;
+      AddrPpcr:   csr_rdata_o = ppcr;
+      AddrStatus: csr_rdata_o = {16'b0, status_count, 7'b0, ppcr_err};
+      AddrParams: csr_rdata_o = ParamsWord;
+      default:    csr_rdata_o = (csr_addr_i < AddrParams) ? st[st_off] : '0;
     endcase
   end
 

@@ -1,7 +1,7 @@
-// hwprof_path_profiler: the whole path profiler of docs/hwprof_path_profiler.md. Retired
+// hwprof_path_profiler: the whole path profiler of docs/path_profiler.md. Retired
 // branch records enter the path-stack front end (branch queue, classifier,
-// path stack; docs/hwprof_path_stack.md) and its path descriptors feed the Hot Path
-// Table (docs/hwprof_hpt.md), whose contents leave through the dump port.
+// path stack; docs/path_stack.md) and its path descriptors feed the Hot Path
+// Table (docs/hpt.md), whose contents leave through the dump port.
 //
 //   rec_* -> hwprof_path_frontend (u_frontend) -> desc -> hwprof_hpt (u_hpt) -> dump_*
 //
@@ -75,13 +75,13 @@ module hwprof_path_profiler #(
   localparam int unsigned LenW = $clog2(MaxLen + 1);
   localparam int unsigned CountW = $clog2(Depth + 1);
 
-  logic                 desc_valid, desc_ready;
-  logic [AddrW-1:0]     desc_start;
-  logic [LenW-1:0]      desc_length;
-  logic [MaxLen-1:0]    desc_dirs;
+  // Descriptor from the front end to the HPT.
+  logic                   desc_valid, desc_ready, desc_incomplete;
+  logic [AddrW-1:0]       desc_start;
+  logic [LenW-1:0]        desc_length;
+  logic [MaxLen-1:0]      desc_dirs;
   logic [DescEventsW-1:0] desc_events;
   logic [DescInsnsW-1:0]  desc_insns;
-  logic                 desc_incomplete;
   // The HPT ignores the extension count, the split and frame-end flags and
   // the depth (they are for the phase detector and k-paths).
   logic [ExtW-1:0]      unused_ext;

@@ -1,10 +1,10 @@
 // hwprof_path_stack: the path stack of paper 000 section 3 (second register stage of
 // the path profiler front end). Takes one classified record per clock, runs
-// the whole algorithm of docs/hwprof_path_stack.md ("The algorithm") for it in one
+// the whole algorithm of docs/path_stack.md ("The algorithm") for it in one
 // clock, and registers at most one emitted path descriptor.
 //
 // Algorithm for a record taken (go), in this order (identical in
-// PathStackAlgo::process, sim_models/hwprof_path_profiler/path_stack_algo.cpp):
+// PathStackAlgo::process, sim_models/path_profiler/path_stack_algo.cpp):
 //   1. Loop extension: extend = ext_try & (TOS.ext < max_ext), where TOS.ext
 //      of an empty stack counts as 0; extend turns the operations into
 //      update only, and the update also increments ext.
@@ -23,7 +23,7 @@
 //   the record does not push; depth = occupancy at emission, the emitted
 //   entry included, after any creation in 2.
 //
-// Cycle behaviour (identical in PathStack, hwprof_path_stack.h):
+// Cycle behaviour (identical in PathStack, path_stack.h):
 //   * in_ready_o = !out_valid_q | out_ready_i; go = in_valid_i & in_ready_o.
 //     A record is taken whenever the output register is empty or drained in
 //     the same cycle, whether or not it emits.
@@ -111,7 +111,7 @@ module hwprof_path_stack #(
   /// Descriptors emitted with split.
   output logic [StatW-1:0]                           stat_splits_o,
   /// Bottom entries discarded by a push on a full stack.
-  output logic [StatW-1:0]                           stat_overflows_o,
+  output logic [StatW-1:0]                          stat_overflows_o,
   /// Pops that found the stack empty.
   output logic [StatW-1:0]                           stat_empty_pops_o,
   /// Cycles with in_valid_i & !in_ready_o.
@@ -119,6 +119,7 @@ module hwprof_path_stack #(
 );
 
   import hwprof_pkg::*;
+  import hwprof_prim_pkg::sat_add;
 
   initial begin
     if (Depth < 1) $fatal(1, "hwprof_path_stack: Depth must be >= 1");
@@ -204,13 +205,9 @@ module hwprof_path_stack #(
   // Step 3 on entry 0: events and insns are added for update and
   // update-count alike; length, dirs and ext change for update only.
   always_comb begin
-    logic [DescEventsW:0] ev_sum;
-    logic [DescInsnsW:0]  in_sum;
-    ev_sum = {1'b0, ent_q[0].events} + (DescEventsW + 1)'(rec.events);
-    in_sum = {1'b0, ent_q[0].insns} + (DescInsnsW + 1)'(rec.insns);
     top_upd            = ent_q[0];
-    top_upd.events     = ev_sum[DescEventsW] ? '1 : ev_sum[DescEventsW-1:0];
-    top_upd.insns      = in_sum[DescInsnsW] ? '1 : in_sum[DescInsnsW-1:0];
+    top_upd.events     = DescEventsW'(sat_add(64'(ent_q[0].events), 64'(rec.events), DescEventsW));
+    top_upd.insns      = DescInsnsW'(sat_add(64'(ent_q[0].insns), 64'(rec.insns), DescInsnsW));
     top_upd.length     = op_upd ? ent_q[0].length + LenW'(1) : ent_q[0].length;
     for (int unsigned j = 0; j < MaxLen; j++) begin
       top_upd.dirs[j] = ent_q[0].dirs[j] |
@@ -340,11 +337,9 @@ module hwprof_path_stack #(
     end
   end
 
-  // Statistics: 32-bit counters that stop at all ones. The all-ones test is
-  // on the counter alone, so the increment condition only gates the enable.
+  // Statistics: 32-bit counters that stop at all ones.
   localparam int unsigned NumStats = 7;
   logic [NumStats-1:0] st_inc;
-  logic [StatW-1:0]    st_q [NumStats];
 
   assign st_inc = {go,                                // 6 records
                    go & emit,                         // 5 emitted
@@ -354,38 +349,22 @@ module hwprof_path_stack #(
                    go & empty_pop,                    // 1 empty pops
                    in_valid_i & !in_ready_o};         // 0 stall cycles
 
-  for (genvar k = 0; k < NumStats; k++) begin : gen_stat
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        st_q[k] <= '0;
-      end else if (st_inc[k] && !(&st_q[k])) begin
-        st_q[k] <= st_q[k] + StatW'(1);
-      end
-    end
-  end
+  hwprof_stat_bank #(.N(NumStats), .W(StatW)) u_stats (
+    .clk_i, .rst_ni, .clear_i(1'b0), .inc_i(st_inc), .add_i('1),
+    .cnt_o({stat_records_o, stat_emitted_o, stat_incomplete_o, stat_splits_o,
+             stat_overflows_o, stat_empty_pops_o, stat_stall_cycles_o})
+  );
 
   // ---------------------------------------------------------------------
   // Outputs.
 
   assign out_valid_o         = out_valid_q;
-  assign out_start_o         = out_ent_q.start;
-  assign out_length_o        = out_ent_q.length;
-  assign out_dirs_o          = out_ent_q.dirs;
-  assign out_events_o        = out_ent_q.events;
-  assign out_insns_o         = out_ent_q.insns;
-  assign out_ext_o           = out_ent_q.ext;
-  assign out_incomplete_o    = out_ent_q.incomplete;
+  assign {out_start_o, out_length_o, out_dirs_o, out_events_o, out_insns_o, out_ext_o,
+          out_incomplete_o} = out_ent_q;
   assign out_split_o         = out_split_q;
   assign out_frame_end_o     = out_frame_end_q;
   assign out_depth_o         = out_depth_q;
   assign count_o             = count_q;
-  assign stat_records_o      = st_q[6];
-  assign stat_emitted_o      = st_q[5];
-  assign stat_incomplete_o   = st_q[4];
-  assign stat_splits_o       = st_q[3];
-  assign stat_overflows_o    = st_q[2];
-  assign stat_empty_pops_o   = st_q[1];
-  assign stat_stall_cycles_o = st_q[0];
 
   // The class itself is not needed here: the classifier has already turned
   // it into operations.
@@ -396,22 +375,22 @@ module hwprof_path_stack #(
   // Assertions.
 
   // Output handshake: once valid, stays valid with stable data until taken.
-  `HWPROF_ASSERT(OutValidHeld, out_valid_o && !out_ready_i |=> out_valid_o)
-  `HWPROF_ASSERT(OutDataHeld, out_valid_o && !out_ready_i |=>
+  `HWPROF_ASSERT(out_valid_held, out_valid_o && !out_ready_i |=> out_valid_o)
+  `HWPROF_ASSERT(out_data_held, out_valid_o && !out_ready_i |=>
                  $stable({out_ent_q, out_split_q, out_frame_end_q, out_depth_q}))
-  `HWPROF_ASSERT(CountInRange, count_q <= CountW'(Depth))
-  `HWPROF_ASSERT(EmptyFlagMatches, empty_q == (count_q == '0))
-  `HWPROF_ASSERT(FullFlagMatches, full_q == (count_q == CountW'(Depth)))
+  `HWPROF_ASSERT(count_in_range, count_q <= CountW'(Depth))
+  `HWPROF_ASSERT(empty_flag_matches, empty_q == (count_q == '0))
+  `HWPROF_ASSERT(full_flag_matches, full_q == (count_q == CountW'(Depth)))
   logic [ExtW-1:0] top_ext;
   assign top_ext = ent_q[0].ext;
-  `HWPROF_ASSERT(TosExtMatches, tos_ext_q == (empty_q ? '0 : top_ext))
+  `HWPROF_ASSERT(tos_ext_matches, tos_ext_q == (empty_q ? '0 : top_ext))
   // Invariant: every entry on the stack is shorter than MaxLen (checked on
   // the top, where entries are written).
   logic [LenW-1:0] top_length;
   assign top_length = ent_q[0].length;
-  `HWPROF_ASSERT(TopShorterThanMaxLen, count_q != '0 |-> top_length < LenW'(MaxLen))
+  `HWPROF_ASSERT(top_shorter_than_max_len, count_q != '0 |-> top_length < LenW'(MaxLen))
   // An emitted descriptor has an emitting depth inside the stack.
-  `HWPROF_ASSERT(DepthInRange, out_valid_o |-> out_depth_q != '0 && out_depth_q <= CountW'(Depth))
+  `HWPROF_ASSERT(depth_in_range, out_valid_o |-> out_depth_q != '0 && out_depth_q <= CountW'(Depth))
 
 endmodule
 

@@ -1,7 +1,7 @@
 // hwprof_ppcr_reg: the path profiler control register (PPCR) and its sticky error
-// flag. See docs/hwprof_path_stack.md, "PPCR" and "Register map".
+// flag. See docs/path_stack.md, "PPCR" and "Register map".
 //
-// Behaviour (identical in PpcrReg, sim_models/hwprof_path_profiler/hwprof_path_frontend.h):
+// Behaviour (identical in PpcrReg, sim_models/path_profiler/path_frontend.h):
 //   * Reset: value = hwprof_pkg::PpcrBl, err = 0.
 //   * A write (we_i) is legal unless some class c = 0..4 has update (bit 4c)
 //     and update-count (bit 4c+1) both set; reserved bits 31:23 never make a
@@ -36,27 +36,18 @@ module hwprof_ppcr_reg (
   logic             err_q;
   logic             illegal;
 
-  // Illegal: update and update-count together in one class.
-  always_comb begin
-    illegal = 1'b0;
-    for (int unsigned c = 0; c < NumClasses; c++) begin
-      illegal = illegal | (wdata_i[4*c] & wdata_i[4*c+1]);
-    end
-  end
+  // Illegal: update (bit 4c) and update-count (bit 4c+1) together in one
+  // class c = 0..NumClasses-1.
+  localparam logic [PpcrW-1:0] UpdBits = PpcrW'({NumClasses{4'b0001}});
+  assign illegal = |(wdata_i & (wdata_i >> 1) & UpdBits);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       value_q <= PpcrBl;
       err_q   <= 1'b0;
     end else begin
-      if (we_i && !illegal) begin
-        value_q <= wdata_i & PpcrMask;
-      end
-      if (we_i && illegal) begin
-        err_q <= 1'b1;
-      end else if (err_clear_i) begin
-        err_q <= 1'b0;
-      end
+      if (we_i && !illegal) value_q <= wdata_i & PpcrMask;
+      err_q <= (we_i && illegal) || (err_q && !err_clear_i);
     end
   end
 

@@ -1,5 +1,7 @@
 #include "hpt_algo.h"
 
+#include "prim.h"
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -8,12 +10,6 @@
 namespace hwprof::model {
 
 namespace {
-
-uint32_t sat_add(uint32_t a, uint32_t b, bool& clipped) {
-  const uint64_t s = uint64_t{a} + b;
-  clipped = s > 0xffffffffu;
-  return clipped ? 0xffffffffu : static_cast<uint32_t>(s);
-}
 
 // Rotates the low `bits` bits of x left by r.
 uint32_t rotl_bits(uint32_t x, unsigned r, unsigned bits) {
@@ -144,7 +140,11 @@ HptResult HptAlgo::insert(const Emission& e, const HptCtrl& ctrl) {
   const PathKey key{e.path.start, e.path.length, e.path.dirs};
   const uint32_t m = metric(e.path, ctrl.metric);
   // The candidate entry of each way, at that way's index.
-  unsigned hit_way = ways_, free_way = ways_, min_way = 0;
+  // Hitting and invalid ways as bit masks, the lowest of each wins
+  // (hwprof_lzc); the victim is the minimum acc over every way, ties to the
+  // lowest way (hwprof_argmin_tree with every candidate valid).
+  uint64_t hits = 0, frees = 0;
+  accs_.resize(ways_);
   sets_of_.resize(ways_);
   auto& sets_of = sets_of_;
   const Groups groups = fold_groups(key, ctrl.index, set_bits_);
@@ -153,20 +153,21 @@ HptResult HptAlgo::insert(const Emission& e, const HptCtrl& ctrl) {
     const unsigned s = ctrl.skew ? index_of_groups(groups, true, set_bits_, w) : plain;
     sets_of[w] = s;
     const HptEntry& x = entry(s, w);
-    if (x.valid && x.key == key && hit_way == ways_) hit_way = w;
-    if (!x.valid && free_way == ways_) free_way = w;
-    if (x.acc < entry(sets_of[min_way], min_way).acc) min_way = w;  // strict: ties to the lowest way
+    hits |= uint64_t{x.valid && x.key == key} << w;
+    frees |= uint64_t{!x.valid} << w;
+    accs_[w] = x.acc;
   }
-  if (hit_way < ways_) {
+  if (hits != 0) {
     r.outcome = HptOutcome::Hit;
-    r.way = hit_way;
+    r.way = static_cast<unsigned>(lowest_set(hits));
     ++stats_.hits;
-  } else if (free_way < ways_) {
+  } else if (frees != 0) {
     r.outcome = HptOutcome::Fill;
-    r.way = free_way;
+    r.way = static_cast<unsigned>(lowest_set(frees));
     ++stats_.fills;
   } else {
-    r.way = min_way;
+    all_valid_.assign(ways_, true);
+    r.way = argmin(accs_, all_valid_).idx;
     r.set = sets_of[r.way];
     HptEntry& v = table_[size_t{r.set} * ways_ + r.way];
     if (ctrl.policy == HptPolicy::Erode && v.acc > m) {
@@ -187,7 +188,8 @@ HptResult HptAlgo::insert(const Emission& e, const HptCtrl& ctrl) {
     base = x.acc;
   x.valid = true;
   x.key = key;
-  x.acc = sat_add(base, m, r.saturated);
+  r.saturated = m > ~base;  // base + m clips (the RTL's add_sat)
+  x.acc = static_cast<uint32_t>(sat_add<32>(base, m));
   if (r.saturated) ++stats_.saturations;
   return r;
 }

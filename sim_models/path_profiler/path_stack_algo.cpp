@@ -1,21 +1,12 @@
 #include "path_stack_algo.h"
 
+#include "prim.h"
+
 #include <fmt/core.h>
 
 #include <stdexcept>
 
 namespace hwprof::model {
-
-namespace {
-
-template <typename T>
-T sat_add(T a, uint64_t b, unsigned width) {
-  const uint64_t max = (uint64_t{1} << width) - 1;
-  const uint64_t s = uint64_t{a} + b;
-  return static_cast<T>(s > max ? max : s);
-}
-
-}  // namespace
 
 bool Ppcr::legal(uint32_t v) {
   for (int c = 0; c < kNumClasses; ++c) {
@@ -149,8 +140,8 @@ std::optional<Emission> PathStackAlgo::process(const PathRecord& r) {
   // 3. update / update-count.
   if (ops.upd || ops.updc) {
     PathEntry& t = stack_.back();
-    t.events = sat_add(t.events, r.events, kDescEventsW);
-    t.insns = sat_add(t.insns, r.insns, kDescInsnsW);
+    t.events = static_cast<uint16_t>(sat_add(kDescEventsW, t.events, r.events));
+    t.insns = static_cast<uint32_t>(sat_add(kDescInsnsW, t.insns, r.insns));
     if (ops.upd) {
       if (r.taken) t.dirs |= 1u << t.length;
       ++t.length;

@@ -16,6 +16,7 @@
 
 #include "feed.h"
 #include "path_profiler.h"
+#include "prim.h"
 
 namespace hwprof::model {
 
@@ -88,7 +89,7 @@ ProfilerReplayResult replay_profiler(Engine& eng, const RecordSource& src, const
   // stack has taken; it emits in the same edge). The last descriptor is then
   // in the stack's output register; the HPT takes it in the next cycle (its
   // in_ready is high outside a dump) and the dump's drain cycle commits it.
-  const uint32_t fed = static_cast<uint32_t>(std::min<uint64_t>(cfg.records_before + res.records, 0xffffffffu));
+  const uint32_t fed = sat32(cfg.records_before + res.records);
   for (int guard = 0; read(unsigned(PathCsr::Records)) != fed; ++guard)
     if (guard > 1000) throw std::runtime_error("path profiler did not drain in 1000 cycles (engine hung?)");
   read(unsigned(PathCsr::Records));
