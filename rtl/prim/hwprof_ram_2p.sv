@@ -63,11 +63,27 @@ module hwprof_ram_2p #(
 
   assign same_addr = (waddr_i == raddr_i);
 
+`ifndef VERILATOR
+  // Synthesis: one masked write per granule, which Yosys maps to the block
+  // RAM's write-enable mask (iCE40 per bit, ECP5 per port width).
   always_ff @(posedge clk_i) begin
     for (int unsigned g = 0; g < MaskW; g++) begin
       if (wmask_i[g]) mem_q[waddr_i][g*GranW +: GranW] <= wdata_i[g*GranW +: GranW];
     end
   end
+`else
+  // Simulation: Verilator 5.006 rejects a non-blocking write to an array inside a loop it
+  // does not unroll (BLKLOOPINIT, more than 64 granules), so it simulates the
+  // same masked write as a read-merge-write of the whole word. (Yosys does not
+  // infer block RAM from this form: it is for simulation only.)
+  logic [Width-1:0] wbits;
+  always_comb begin
+    for (int unsigned g = 0; g < MaskW; g++) wbits[g*GranW +: GranW] = {GranW{wmask_i[g]}};
+  end
+  always_ff @(posedge clk_i) begin
+    if (|wmask_i) mem_q[waddr_i] <= (mem_q[waddr_i] & ~wbits) | (wdata_i & wbits);
+  end
+`endif
 
   // The X on a colliding granule tells Yosys the read port need not be
   // transparent nor read-first ("don't care on collision"), so nothing is
