@@ -1,4 +1,4 @@
-// The Verilated DCR phase tracker (rtl/phase/dcr_tracker.sv) behind its
+// The Verilated DCR phase tracker (rtl/phase/hwprof_dcr_tracker.sv) behind its
 // cycle model's In/Out interface (model::DcrTracker,
 // sim_models/phase/dcr_tracker.h).
 #pragma once

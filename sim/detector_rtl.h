@@ -1,4 +1,4 @@
-// The Verilated phase detector (rtl/phase/phase_detector.sv, both modes)
+// The Verilated phase detector (rtl/phase/hwprof_phase_detector.sv, both modes)
 // behind the cycle model's In/Out interface (model::PhaseDetector,
 // sim_models/phase/phase_detector.h).
 #pragma once

@@ -1,4 +1,4 @@
-// The Verilated Hot Path Table (rtl/path_profiler/hpt.sv) behind the cycle
+// The Verilated Hot Path Table (rtl/path_profiler/hwprof_hpt.sv) behind the cycle
 // model's In/Out interface (model::Hpt, sim_models/path_profiler/hpt.h).
 #pragma once
 

@@ -1,4 +1,4 @@
-// The Verilated whole path profiler (path_profiler.sv: front end + HPT)
+// The Verilated whole path profiler (hwprof_path_profiler.sv: front end + HPT)
 // behind model::PathProfiler's In/Out interface.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The Verilated RAP engine (rtl/rap/rap_engine.sv) behind the cycle model's
+// The Verilated RAP engine (rtl/rap/hwprof_rap_engine.sv) behind the cycle model's
 // In/Out interface (model::RapEngine, sim_models/rap/rap_engine.h).
 #pragma once
 

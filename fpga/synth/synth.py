@@ -574,10 +574,10 @@ def resolve_devices(names: list[str] | None) -> list[str]:
 # Cores left out of a run without --core, with the reason: they are built
 # only when asked for by name.
 SLOW_CORES = {
-    "rap_engine": "about 39 k LUT4s (more than an ECP5-25F holds): yosys takes about 12 minutes and "
-                  "nextpnr longer; name it with --core rap_engine --device 85k",
-    "rap_arbiter": "128 entries x 16 depths: place and route takes about 9 minutes per ECP5 device and "
-                   "does not finish on iCE40; name it with --core rap_arbiter",
+    "hwprof_rap_engine": "about 39 k LUT4s (more than an ECP5-25F holds): yosys takes about 12 minutes and "
+                  "nextpnr longer; name it with --core hwprof_rap_engine --device 85k",
+    "hwprof_rap_arbiter": "128 entries x 16 depths: place and route takes about 9 minutes per ECP5 device and "
+                   "does not finish on iCE40; name it with --core hwprof_rap_arbiter",
 }
 
 
@@ -597,6 +597,8 @@ def resolve_cores(names: list[str] | None) -> list[str]:
             c = c.strip()
             if not c:
                 continue
+            if c not in manifests and f"hwprof_{c}" in manifests:
+                c = f"hwprof_{c}"  # the short name (docs, habit) names the same core
             if c not in manifests:
                 raise FlowError(f"no manifest {MANIFEST_DIR}/{c}.f")
             if not has_wrapper(c):

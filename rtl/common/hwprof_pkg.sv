@@ -89,3 +89,5 @@ package hwprof_pkg;
   localparam int unsigned PathRecW = $bits(path_rec_t);
 
 endpackage
+
+`default_nettype wire

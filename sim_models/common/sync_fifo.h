@@ -1,4 +1,4 @@
-// Cycle model of rtl/common/sync_fifo.sv. Same cycle behaviour:
+// Cycle model of rtl/common/hwprof_sync_fifo.sv. Same cycle behaviour:
 //   in_ready = count != Depth, out_valid = count != 0 (both registered);
 //   push and pop in the same cycle both happen; no fall-through.
 // Depth 0 is a model-only pass-through (no queue: in_ready = out_ready,

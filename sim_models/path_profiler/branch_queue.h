@@ -1,4 +1,4 @@
-// Cycle model of rtl/path_profiler/branch_queue.sv: a SyncFifo of
+// Cycle model of rtl/path_profiler/hwprof_branch_queue.sv: a SyncFifo of
 // BranchRecord, composed exactly as the RTL instantiates sync_fifo.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Cycle model of rtl/path_profiler/hpt.sv (docs/hpt.md, "Cycle behaviour").
+// Cycle model of rtl/path_profiler/hwprof_hpt.sv (docs/hpt.md, "Cycle behaviour").
 // The table update of a descriptor is HptAlgo::insert (the functional
 // model); this class adds the two-stage pipeline (accept -> S1 commit), the
 // control and command registers, the dump walk and the 32-bit saturating

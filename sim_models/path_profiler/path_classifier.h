@@ -1,4 +1,4 @@
-// Cycle model of rtl/path_profiler/path_classifier.sv: one register stage
+// Cycle model of rtl/path_profiler/hwprof_path_classifier.sv: one register stage
 // that classifies a branch record and decodes its PPCR operations
 // (PathRecord::classify, the functional model, does the work).
 //   in_ready = !valid | out_ready (combinational from the path stack);

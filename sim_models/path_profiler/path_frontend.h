@@ -1,4 +1,4 @@
-// Cycle model of rtl/path_profiler/path_frontend.sv: branch queue ->
+// Cycle model of rtl/path_profiler/hwprof_path_frontend.sv: branch queue ->
 // path classifier -> path stack, the PPCR register and the register map of
 // docs/path_stack.md. Sub-models compose exactly as the RTL instantiates
 // them; the ready chain is combinational from desc_ready back to the queue's
@@ -14,7 +14,7 @@
 
 namespace hwprof::model {
 
-/// Cycle model of rtl/path_profiler/ppcr_reg.sv.
+/// Cycle model of rtl/path_profiler/hwprof_ppcr_reg.sv.
 class PpcrReg {
  public:
   struct In {

@@ -1,4 +1,4 @@
-// Cycle model of rtl/path_profiler/path_profiler.sv, the whole path
+// Cycle model of rtl/path_profiler/hwprof_path_profiler.sv, the whole path
 // profiler of docs/path_profiler.md: the path-stack front end (branch queue
 // -> classifier -> path stack) feeding the Hot Path Table, behind one
 // register port. Sub-models compose exactly as the RTL instantiates them:

@@ -1,4 +1,4 @@
-// Cycle model of rtl/path_profiler/path_stack.sv. The state change of a
+// Cycle model of rtl/path_profiler/hwprof_path_stack.sv. The state change of a
 // record is PathStackAlgo::process (the functional model); this class adds
 // the handshake, the output register and the 32-bit saturating counters.
 //   in_ready = !out_valid | out_ready (combinational from the consumer);

@@ -1,4 +1,4 @@
-// Cycle model of rtl/phase/dcr_tracker.sv (docs/dcr.md, "Cycle
+// Cycle model of rtl/phase/hwprof_dcr_tracker.sv (docs/dcr.md, "Cycle
 // behaviour"). The algorithm is DcrAlgo's (dcr_algo.h): the stack operation
 // and interval count of a record (DcrAlgo::record), the signature snapshot
 // (close_interval) and the table lookup with the Markov update (classify);

@@ -1,6 +1,6 @@
 // IntervalCounter: the interval boundary rule shared by every phase unit
 // (hwprof-spec.md section 5; docs/phase.md "Intervals"). RTL:
-// rtl/phase/interval_counter.sv.
+// rtl/phase/hwprof_interval_counter.sv.
 //
 // count holds the instructions retired since the last boundary. A record
 // with `insns` instructions ends an interval when count + insns >= interval;

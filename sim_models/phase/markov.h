@@ -1,6 +1,6 @@
 // The Markov next-phase predictor shared by the DCR tracker and the phase
 // detectors (hwprof-spec.md section 5; paper 003 section 4.3; docs/phase.md
-// "Next-phase prediction"). RTL: rtl/phase/markov_predictor.sv.
+// "Next-phase prediction"). RTL: rtl/phase/hwprof_markov_predictor.sv.
 //
 // MarkovAlgo is the algorithm, written once; MarkovPredictor is the cycle
 // model of the RTL (one update per clock, result one clock later) and

@@ -1,5 +1,5 @@
-// Cycle models of rtl/phase/detector_core.sv (DetectorCore) and
-// rtl/phase/phase_detector.sv (PhaseDetector: the register port and the
+// Cycle models of rtl/phase/hwprof_detector_core.sv (DetectorCore) and
+// rtl/phase/hwprof_phase_detector.sv (PhaseDetector: the register port and the
 // feature source of the mode around the core; bbv_phase.sv and
 // path_phase.sv fix the mode). docs/phase_detector.md, "Cycle behaviour".
 //

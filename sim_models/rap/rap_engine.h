@@ -1,4 +1,4 @@
-// Cycle model of rtl/rap/rap_engine.sv (docs/rap_engine.md). The tree update
+// Cycle model of rtl/rap/hwprof_rap_engine.sv (docs/rap_engine.md). The tree update
 // of a pair is RapTree::add (the functional model, written once) and the
 // merging buffer is RapEventBuffer; this class adds the event queue, the
 // pair register P, the match/update pipeline (S0 -> S1), the controller's

@@ -1,7 +1,7 @@
 // The RAP engine's merging event buffer (docs/rap_engine.md, "Merging event
 // buffer"): combines raw (value, weight) events into (value, weight) pairs
 // before they reach the tree. Written once: the cycle model (rap_engine.h)
-// and the CLI's model engine both use it, and rtl/rap/rap_merge_buffer.sv
+// and the CLI's model engine both use it, and rtl/rap/hwprof_rap_merge_buffer.sv
 // implements the same rule.
 //
 // Definition (depth D, 0..kRapBufMaxDepth):

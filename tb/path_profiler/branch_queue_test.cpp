@@ -1,4 +1,4 @@
-// Lock-step tests of rtl/path_profiler/branch_queue.sv against
+// Lock-step tests of rtl/path_profiler/hwprof_branch_queue.sv against
 // sim_models/path_profiler/branch_queue.h: directed cases from the spec,
 // seeded random stimulus with bubbles and backpressure, a scoreboard
 // self-check, and every shipped real trace replayed through a 4-wide retire

@@ -1,4 +1,4 @@
-// Lock-step tests of the Hot Path Table (rtl/path_profiler/hpt.sv) against
+// Lock-step tests of the Hot Path Table (rtl/path_profiler/hwprof_hpt.sv) against
 // its cycle model (sim_models/path_profiler/hpt.h): every cycle every output
 // of the RTL is compared with the model through the scoreboard (the register
 // read address rotates, so every counter is compared every few cycles), and

@@ -1,4 +1,4 @@
-// Lock-step tests of the DCR phase tracker (rtl/phase/dcr_tracker.sv)
+// Lock-step tests of the DCR phase tracker (rtl/phase/hwprof_dcr_tracker.sv)
 // against its cycle model (sim_models/phase/dcr_tracker.h): every cycle
 // every output of the RTL is compared with the model through the scoreboard
 // (results masked by res_valid, the register read data every cycle). The

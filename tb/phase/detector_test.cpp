@@ -1,4 +1,4 @@
-// Lock-step tests of the phase detector (rtl/phase/phase_detector.sv, BBV and
+// Lock-step tests of the phase detector (rtl/phase/hwprof_phase_detector.sv, BBV and
 // path modes) against its cycle model (sim_models/phase/phase_detector.h),
 // all driven through the one replay driver (detector_replay.h). Directed
 // expectations are worked out by hand from docs/phase_detector.md; random and

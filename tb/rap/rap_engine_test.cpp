@@ -1,4 +1,4 @@
-// Lock-step tests of the RAP engine (rtl/rap/rap_engine.sv) against its cycle
+// Lock-step tests of the RAP engine (rtl/rap/hwprof_rap_engine.sv) against its cycle
 // model (sim_models/rap/rap_engine.h): every cycle every output (ev_ready,
 // dump_valid, dump_last, the register read data) is compared through the
 // scoreboard, and after every stream the tree read out through the dump port

@@ -1,7 +1,7 @@
 // Stage lock-step tests of the RAP engine's event queue, priority arbiter and
 // threshold unit (issue 5; paper 001 section 4, Fig. 6; spec 4.2), each
 // against a C++ reference written independently of the RTL:
-//   * rap_event_queue (rtl/rap/rap_event_queue.sv): a std::deque cycle model
+//   * rap_event_queue (rtl/rap/hwprof_rap_event_queue.sv): a std::deque cycle model
 //     with the module header's handshake (in_ready from the count before the
 //     edge, out_valid = count != 0, data visible one cycle after its push,
 //     push and pop in one cycle both happen, clear wins over a push of the
@@ -10,7 +10,7 @@
 //     IDLE_PCT, STALL_PCT), clears and resets mid-stream; every cycle
 //     in_ready, out_valid and out_data (while out_valid) are compared.
 //     Depths 4, 16 and 5 (a depth that is not a power of two: pointer wrap).
-//   * rap_arbiter (rtl/rap/rap_arbiter.sv, combinational): group tables built
+//   * rap_arbiter (rtl/rap/hwprof_rap_arbiter.sv, combinational): group tables built
 //     from real RapTree shapes (sim_models/rap/rap_tree.h): one entry per
 //     internal node (pdepth = node depth, prefix), placed in random slots;
 //     the match vector is the TCAM definition (docs/rap_engine.md: valid and
@@ -19,7 +19,7 @@
 //     the deepest internal node holding the key), root (hit low) when the
 //     leaf is the root. Directed cases by hand (no match, nested 0/1/2,
 //     deepest at the last slot, the header's OR rule for an illegal table).
-//   * rap_threshold (rtl/rap/rap_threshold.sv, combinational): every output
+//   * rap_threshold (rtl/rap/hwprof_rap_threshold.sv, combinational): every output
 //     against rap_split_threshold() for random and extreme eps / n, RangeW
 //     2, 4, 8, 16, 32 with CntW 40 (the engine's) and 2, 32 with CntW 64.
 #include <gtest/gtest.h>

@@ -5,11 +5,11 @@
 //   * TCAM: ONE reference table (TcamTable: entries {valid, pdepth, prefix};
 //     entry e matches key k when valid and the top 2*pdepth bits of k equal
 //     its prefix) with two thin cycle wrappers:
-//       - TcamFfModel, rtl/rap/rap_tcam.sv: match combinational on key_i,
+//       - TcamFfModel, rtl/rap/hwprof_rap_tcam.sv: match combinational on key_i,
 //         set/inv/clear at the edge (set wins over inv of the same entry,
 //         clear over both), registered read port (the entry as before the
 //         edge);
-//       - TcamRamModel, rtl/rap/rap_tcam_ram.sv: match from the key given one
+//       - TcamRamModel, rtl/rap/hwprof_rap_tcam_ram.sv: match from the key given one
 //         cycle ahead (key_next_i) ANDed with the current valid bits; after a
 //         set, busy_o for 2^SliceW + 1 cycles with last_o in the last, match
 //         of the entry being written undefined while busy (not compared),
@@ -19,7 +19,7 @@
 //     low rate; directed cases by hand: depth 0 matches everything, depth H
 //     only its value, set + inv of one entry (set wins), clear in mid-write,
 //     the busy window, the read port.
-//   * Counter SRAM, rtl/rap/rap_counter_ram.sv: an array of 4 * Groups
+//   * Counter SRAM, rtl/rap/hwprof_rap_counter_ram.sv: an array of 4 * Groups
 //     counters with the header's zero/clear/write semantics and write-first
 //     registered reads on both ports; random writes, zeroes, clears and
 //     resets with reads of the written row / counter at the same edge (the

@@ -1,4 +1,4 @@
-// Stage lock-step test of the merging event buffer (rtl/rap/rap_merge_buffer.sv)
+// Stage lock-step test of the merging event buffer (rtl/rap/hwprof_rap_merge_buffer.sv)
 // against a per-cycle wrapper of RapEventBuffer (the functional definition,
 // sim_models/rap/rap_event_buffer.h): every cycle in_ready, out_valid,
 // out_value/out_weight (while out_valid) and empty are compared; random

@@ -1,4 +1,4 @@
-// Lock-step tests of the RAP engine (rtl/rap/rap_engine.sv against its cycle
+// Lock-step tests of the RAP engine (rtl/rap/hwprof_rap_engine.sv against its cycle
 // model sim_models/rap/rap_engine.h) on a REAL value stream: the shipped
 // tests/traces/val/gzip_mem.hwpt.zst (scripts/record_val_trace.sh: the data
 // addresses of every load, store and modify of `gzip -6 -n -c GPL-2` under

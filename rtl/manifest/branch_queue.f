@@ -1,3 +1,0 @@
-rtl/common/hwprof_pkg.sv
-rtl/common/sync_fifo.sv
-rtl/path_profiler/branch_queue.sv

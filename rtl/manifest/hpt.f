@@ -1,2 +1,0 @@
-rtl/common/sdp_ram.sv
-rtl/path_profiler/hpt.sv

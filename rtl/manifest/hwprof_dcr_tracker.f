@@ -1,0 +1,6 @@
+# The DCR phase tracker (docs/dcr.md) and the shared phase cells it instantiates.
+rtl/common/hwprof_pkg.sv
+rtl/common/hwprof_sdp_ram.sv
+rtl/phase/hwprof_interval_counter.sv
+rtl/phase/hwprof_markov_predictor.sv
+rtl/phase/hwprof_dcr_tracker.sv

@@ -1,0 +1,2 @@
+rtl/common/hwprof_pkg.sv
+rtl/path_profiler/hwprof_path_stack.sv

@@ -1,0 +1,9 @@
+rtl/common/hwprof_pkg.sv
+rtl/common/hwprof_sdp_ram.sv
+rtl/path_profiler/hwprof_ppcr_reg.sv
+rtl/path_profiler/hwprof_path_classifier.sv
+rtl/path_profiler/hwprof_path_stack.sv
+rtl/phase/hwprof_interval_counter.sv
+rtl/phase/hwprof_markov_predictor.sv
+rtl/phase/hwprof_detector_core.sv
+rtl/phase/hwprof_phase_detector.sv

@@ -1,0 +1,9 @@
+rtl/common/hwprof_sdp_ram.sv
+rtl/rap/hwprof_rap_event_queue.sv
+rtl/rap/hwprof_rap_merge_buffer.sv
+rtl/rap/hwprof_rap_threshold.sv
+rtl/rap/hwprof_rap_tcam.sv
+rtl/rap/hwprof_rap_tcam_ram.sv
+rtl/rap/hwprof_rap_arbiter.sv
+rtl/rap/hwprof_rap_counter_ram.sv
+rtl/rap/hwprof_rap_engine.sv

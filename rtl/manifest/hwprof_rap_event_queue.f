@@ -1,0 +1,1 @@
+rtl/rap/hwprof_rap_event_queue.sv

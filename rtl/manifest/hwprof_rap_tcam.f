@@ -1,0 +1,1 @@
+rtl/rap/hwprof_rap_tcam.sv

@@ -1,3 +1,0 @@
-# The interval boundary counter (docs/phase.md).
-rtl/common/hwprof_pkg.sv
-rtl/phase/interval_counter.sv

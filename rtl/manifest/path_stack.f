@@ -1,2 +1,0 @@
-rtl/common/hwprof_pkg.sv
-rtl/path_profiler/path_stack.sv

@@ -1,9 +1,0 @@
-rtl/common/hwprof_pkg.sv
-rtl/common/sdp_ram.sv
-rtl/path_profiler/ppcr_reg.sv
-rtl/path_profiler/path_classifier.sv
-rtl/path_profiler/path_stack.sv
-rtl/phase/interval_counter.sv
-rtl/phase/markov_predictor.sv
-rtl/phase/detector_core.sv
-rtl/phase/phase_detector.sv

@@ -1,2 +1,0 @@
-rtl/common/sdp_ram.sv
-rtl/rap/rap_counter_ram.sv

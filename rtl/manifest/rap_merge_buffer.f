@@ -1,1 +1,0 @@
-rtl/rap/rap_merge_buffer.sv

@@ -1,1 +1,0 @@
-rtl/rap/rap_tcam.sv

@@ -1,0 +1,228 @@
+// hwprof_path_frontend: the path profiler front end of docs/hwprof_path_stack.md. Retired
+// branch records pass through the branch queue, the classifier and the path
+// stack and leave as path descriptors; a small register file holds the PPCR,
+// the status and the path stack's counters.
+//
+//   rec_* -> hwprof_branch_queue (u_queue) -> hwprof_path_classifier (u_classifier)
+//         -> hwprof_path_stack (u_stack) -> desc_*
+//   hwprof_ppcr_reg (u_ppcr) -> the classifier's ppcr_i
+//
+// Latency: a record enqueued at edge t is in the classifier register at edge
+// t+1 at the earliest and is processed by the path stack at edge t+2, its
+// descriptor (if any) on desc_* from edge t+2 until taken. One record per
+// clock is sustained for every class and every PPCR setting; only
+// backpressure on desc_* stalls.
+//
+// Register map (word addresses; see docs/hwprof_path_stack.md, "Register map"):
+//   0 PPCR        RW   write -> hwprof_ppcr_reg (illegal writes rejected)
+//   1 STATUS      RW1C bit 0 ppcr_err (write 1 clears); bits 15:8 stack
+//                      occupancy (RO)
+//   2..8          RO   records, emitted, incomplete, splits, overflows,
+//                      empty_pops, stall_cycles of the path stack
+//   9 PARAMS      RO   {8'b0, QueueDepth[7:0], MaxLen[7:0], Depth[7:0]}
+//   other              read 0, writes ignored
+// Same-cycle ordering: csr_rdata_o is combinational from csr_addr_i and the
+// current register state (a write shows in reads from the next cycle). A
+// PPCR write applies to records taken by the classifier after the write's
+// edge. An illegal PPCR write and a STATUS clear in the same cycle cannot
+// both happen (one address per cycle); within hwprof_ppcr_reg the rejected write
+// would win.
+`default_nettype none
+
+module hwprof_path_frontend #(
+  /// Records held by the branch queue (>= 1).
+  parameter int unsigned QueueDepth = 4,
+  /// Path stack entries (>= 1).
+  parameter int unsigned Depth = 16,
+  /// Maximum branches per path (1..32).
+  parameter int unsigned MaxLen = 32,
+  /// Width of the descriptor length field.
+  localparam int unsigned LenW = $clog2(MaxLen + 1),
+  /// Width of the descriptor depth field.
+  localparam int unsigned CountW = $clog2(Depth + 1)
+) (
+  /// Clock.
+  input  wire logic                              clk_i,
+  /// Asynchronous active-low reset: empties every stage, clears the counters,
+  /// restores the PPCR to BL.
+  input  wire logic                              rst_ni,
+  // Branch records (retire stage).
+  /// A record is offered.
+  input  wire logic                              rec_valid_i,
+  /// The branch queue takes it (registered: the queue is not full).
+  output logic                                   rec_ready_o,
+  /// The record.
+  input  wire hwprof_pkg::branch_rec_t           rec_data_i,
+  // Path descriptors (registered; fields meaningful while desc_valid_o).
+  /// A descriptor is held.
+  output logic                                   desc_valid_o,
+  /// The consumer takes it this cycle.
+  input  wire logic                              desc_ready_i,
+  /// Path start address.
+  output logic [hwprof_pkg::AddrW-1:0]           desc_start_o,
+  /// Branches on the path.
+  output logic [LenW-1:0]                        desc_length_o,
+  /// Directions; bit i = i-th branch.
+  output logic [MaxLen-1:0]                      desc_dirs_o,
+  /// Events on the path (saturating).
+  output logic [hwprof_pkg::DescEventsW-1:0]     desc_events_o,
+  /// Instructions on the path (saturating).
+  output logic [hwprof_pkg::DescInsnsW-1:0]      desc_insns_o,
+  /// Loop extensions taken.
+  output logic [hwprof_pkg::ExtW-1:0]            desc_ext_o,
+  /// The path began at a missing top of stack.
+  output logic                                   desc_incomplete_o,
+  /// Emitted because it reached MaxLen.
+  output logic                                   desc_split_o,
+  /// Emitted by a pop of a record that does not push.
+  output logic                                   desc_frame_end_o,
+  /// Stack occupancy at emission, the emitted entry included.
+  output logic [CountW-1:0]                      desc_depth_o,
+  // Registers.
+  /// Write strobe (at the clock edge).
+  input  wire logic                              csr_we_i,
+  /// Word address.
+  input  wire logic [3:0]                        csr_addr_i,
+  /// Write data.
+  input  wire logic [31:0]                       csr_wdata_i,
+  /// Read data of csr_addr_i (combinational).
+  output logic [31:0]                            csr_rdata_o
+);
+
+  import hwprof_pkg::*;
+
+  initial begin
+    if (QueueDepth < 1) $fatal(1, "hwprof_path_frontend: QueueDepth must be >= 1");
+    if (Depth < 1) $fatal(1, "hwprof_path_frontend: Depth must be >= 1");
+    if (MaxLen < 1 || MaxLen > 32) $fatal(1, "hwprof_path_frontend: MaxLen must be 1..32");
+  end
+
+  localparam int unsigned QCountW = $clog2(QueueDepth + 1);
+  localparam int unsigned StatW = 32;
+
+  typedef enum logic [3:0] {
+    AddrPpcr        = 4'h0,
+    AddrStatus      = 4'h1,
+    AddrRecords     = 4'h2,
+    AddrEmitted     = 4'h3,
+    AddrIncomplete  = 4'h4,
+    AddrSplits      = 4'h5,
+    AddrOverflows   = 4'h6,
+    AddrEmptyPops   = 4'h7,
+    AddrStallCycles = 4'h8,
+    AddrParams      = 4'h9
+  } csr_addr_e;
+
+  // ---------------------------------------------------------------------
+  // Datapath.
+
+  logic              q_valid, q_ready;
+  branch_rec_t       q_data;
+  logic [QCountW-1:0] q_count;
+  logic              c_valid, c_ready;
+  path_rec_t         c_data;
+  logic [PpcrW-1:0]  ppcr;
+  logic              ppcr_err;
+  logic [CountW-1:0] stack_count;
+  logic [StatW-1:0]  st_records, st_emitted, st_incomplete, st_splits;
+  logic [StatW-1:0]  st_overflows, st_empty_pops, st_stall;
+
+  hwprof_branch_queue #(
+    .Depth(QueueDepth)
+  ) u_queue (
+    .clk_i,
+    .rst_ni,
+    .enq_valid_i(rec_valid_i),
+    .enq_ready_o(rec_ready_o),
+    .enq_data_i (rec_data_i),
+    .deq_valid_o(q_valid),
+    .deq_ready_i(q_ready),
+    .deq_data_o (q_data),
+    .count_o    (q_count)
+  );
+
+  hwprof_path_classifier u_classifier (
+    .clk_i,
+    .rst_ni,
+    .ppcr_i     (ppcr),
+    .in_valid_i (q_valid),
+    .in_ready_o (q_ready),
+    .in_data_i  (q_data),
+    .out_valid_o(c_valid),
+    .out_ready_i(c_ready),
+    .out_data_o (c_data)
+  );
+
+  hwprof_path_stack #(
+    .Depth (Depth),
+    .MaxLen(MaxLen)
+  ) u_stack (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i         (c_valid),
+    .in_ready_o         (c_ready),
+    .in_data_i          (c_data),
+    .out_valid_o        (desc_valid_o),
+    .out_ready_i        (desc_ready_i),
+    .out_start_o        (desc_start_o),
+    .out_length_o       (desc_length_o),
+    .out_dirs_o         (desc_dirs_o),
+    .out_events_o       (desc_events_o),
+    .out_insns_o        (desc_insns_o),
+    .out_ext_o          (desc_ext_o),
+    .out_incomplete_o   (desc_incomplete_o),
+    .out_split_o        (desc_split_o),
+    .out_frame_end_o    (desc_frame_end_o),
+    .out_depth_o        (desc_depth_o),
+    .count_o            (stack_count),
+    .stat_records_o     (st_records),
+    .stat_emitted_o     (st_emitted),
+    .stat_incomplete_o  (st_incomplete),
+    .stat_splits_o      (st_splits),
+    .stat_overflows_o   (st_overflows),
+    .stat_empty_pops_o  (st_empty_pops),
+    .stat_stall_cycles_o(st_stall)
+  );
+
+  // ---------------------------------------------------------------------
+  // Registers.
+
+  hwprof_ppcr_reg u_ppcr (
+    .clk_i,
+    .rst_ni,
+    .we_i       (csr_we_i && csr_addr_i == AddrPpcr),
+    .wdata_i    (csr_wdata_i),
+    .err_clear_i(csr_we_i && csr_addr_i == AddrStatus && csr_wdata_i[0]),
+    .ppcr_o     (ppcr),
+    .err_o      (ppcr_err)
+  );
+
+  // Occupancy and parameters as 8-bit fields (truncated if ever wider).
+  logic [7:0] status_count;
+  assign status_count = 8'(stack_count);
+
+  localparam logic [31:0] ParamsWord = {8'b0, 8'(QueueDepth), 8'(MaxLen), 8'(Depth)};
+
+  always_comb begin
+    unique case (csr_addr_i)
+      AddrPpcr:        csr_rdata_o = ppcr;
+      AddrStatus:      csr_rdata_o = {16'b0, status_count, 7'b0, ppcr_err};
+      AddrRecords:     csr_rdata_o = st_records;
+      AddrEmitted:     csr_rdata_o = st_emitted;
+      AddrIncomplete:  csr_rdata_o = st_incomplete;
+      AddrSplits:      csr_rdata_o = st_splits;
+      AddrOverflows:   csr_rdata_o = st_overflows;
+      AddrEmptyPops:   csr_rdata_o = st_empty_pops;
+      AddrStallCycles: csr_rdata_o = st_stall;
+      AddrParams:      csr_rdata_o = ParamsWord;
+      default:         csr_rdata_o = '0;
+    endcase
+  end
+
+  // The queue occupancy is not mapped.
+  logic [QCountW-1:0] unused_q_count;
+  assign unused_q_count = q_count;
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,418 @@
+// hwprof_path_stack: the path stack of paper 000 section 3 (second register stage of
+// the path profiler front end). Takes one classified record per clock, runs
+// the whole algorithm of docs/hwprof_path_stack.md ("The algorithm") for it in one
+// clock, and registers at most one emitted path descriptor.
+//
+// Algorithm for a record taken (go), in this order (identical in
+// PathStackAlgo::process, sim_models/hwprof_path_profiler/path_stack_algo.cpp):
+//   1. Loop extension: extend = ext_try & (TOS.ext < max_ext), where TOS.ext
+//      of an empty stack counts as 0; extend turns the operations into
+//      update only, and the update also increments ext.
+//   2. Missing top of stack: (upd | updc) on an empty stack first creates
+//      {start = pc, incomplete = 1, rest 0} (counted in the occupancy).
+//   3. update: dirs[length] = taken, length += 1, events and insns added
+//      (saturating at 16 and 24 bits). If then length == MaxLen and the
+//      record does not pop, the entry is emitted with split = 1 and replaced
+//      by {start = next, rest 0}. update-count: events and insns only.
+//   4. pop: a non-empty stack emits its top (split = 0) and removes it; an
+//      empty stack emits nothing and counts in stat_empty_pops_o.
+//   5. push: {start = next, rest 0} on top; on a stack already holding Depth
+//      entries the bottom entry is discarded and counted in stat_overflows_o.
+//   At most one descriptor per record (3 splits only when 4 does not pop).
+//   Emitted descriptor flags: split (from 3); frame_end = emitted by 4 and
+//   the record does not push; depth = occupancy at emission, the emitted
+//   entry included, after any creation in 2.
+//
+// Cycle behaviour (identical in PathStack, hwprof_path_stack.h):
+//   * in_ready_o = !out_valid_q | out_ready_i; go = in_valid_i & in_ready_o.
+//     A record is taken whenever the output register is empty or drained in
+//     the same cycle, whether or not it emits.
+//   * On go the stack, the occupancy and the output register are written at
+//     the edge: out_valid_q <= "this record emitted" (0 if it emits nothing).
+//     Without go: out_valid_q <= out_valid_q & !out_ready_i.
+//   * Statistics (32 bits, saturating at 2^32-1), at the edge:
+//     records += go; emitted, incomplete, splits += go & emission of that
+//     kind; overflows += go & push on a full stack (occupancy after steps
+//     2 and 4 == Depth); empty_pops += go & pop on an empty stack (after
+//     step 2); stall_cycles += in_valid_i & !in_ready_o.
+//   * Storage is a shift register, entry 0 = top of stack: a push shifts
+//     down (the bottom entry falls off on overflow), a pop shifts up (the
+//     bottom entry keeps its stale value), pop + push rewrites entry 0
+//     only, an update alone rewrites entry 0 only. Entries at index >=
+//     occupancy are stale and never reach an output: the top is read only
+//     while the occupancy is non-zero (step 2 supplies the entry otherwise),
+//     and every entry inside the occupancy has been written.
+//   * Reset: occupancy, output valid and counters only; the entries and the
+//     output data register have no reset (they are qualified by occupancy and
+//     out_valid_o).
+`default_nettype none
+`include "hwprof_assert.svh"
+
+module hwprof_path_stack #(
+  /// Number of stack entries (>= 1).
+  parameter int unsigned Depth = 16,
+  /// Maximum branches per path (1..32); a path reaching it is split.
+  parameter int unsigned MaxLen = 32,
+  /// Width of the length field.
+  localparam int unsigned LenW = $clog2(MaxLen + 1),
+  /// Width of the occupancy and depth fields.
+  localparam int unsigned CountW = $clog2(Depth + 1),
+  /// Width of the statistics counters.
+  localparam int unsigned StatW = 32
+) (
+  /// Clock.
+  input  wire logic                                  clk_i,
+  /// Asynchronous active-low reset: empties the stack and the output
+  /// register, clears the counters.
+  input  wire logic                                  rst_ni,
+  // Input: classified records (from hwprof_path_classifier).
+  /// A record is offered.
+  input  wire logic                                  in_valid_i,
+  /// The record is taken this cycle (!out_valid_o | out_ready_i).
+  output logic                                       in_ready_o,
+  /// The record.
+  input  wire hwprof_pkg::path_rec_t                 in_data_i,
+  // Output: path descriptors (registered; fields meaningful while valid).
+  /// A descriptor is held.
+  output logic                                       out_valid_o,
+  /// The consumer takes the descriptor this cycle.
+  input  wire logic                                  out_ready_i,
+  /// Path start address.
+  output logic [hwprof_pkg::AddrW-1:0]               out_start_o,
+  /// Branches on the path (1..MaxLen, or 0 for a path emitted before its
+  /// first update).
+  output logic [LenW-1:0]                            out_length_o,
+  /// Directions; bit i = direction of the i-th branch, bits >= length 0.
+  output logic [MaxLen-1:0]                          out_dirs_o,
+  /// Events on the path (saturating).
+  output logic [hwprof_pkg::DescEventsW-1:0]         out_events_o,
+  /// Instructions on the path (saturating).
+  output logic [hwprof_pkg::DescInsnsW-1:0]          out_insns_o,
+  /// Loop extensions taken.
+  output logic [hwprof_pkg::ExtW-1:0]                out_ext_o,
+  /// The path began at a missing top of stack.
+  output logic                                       out_incomplete_o,
+  /// Emitted because it reached MaxLen.
+  output logic                                       out_split_o,
+  /// Emitted by a pop of a record that does not push.
+  output logic                                       out_frame_end_o,
+  /// Occupancy at emission, the emitted entry included (1 = bottom).
+  output logic [CountW-1:0]                          out_depth_o,
+  // Probe.
+  /// Stack occupancy (registered).
+  output logic [CountW-1:0]                          count_o,
+  // Statistics (registered, saturating).
+  /// Records taken.
+  output logic [StatW-1:0]                           stat_records_o,
+  /// Descriptors emitted.
+  output logic [StatW-1:0]                           stat_emitted_o,
+  /// Descriptors emitted with incomplete.
+  output logic [StatW-1:0]                           stat_incomplete_o,
+  /// Descriptors emitted with split.
+  output logic [StatW-1:0]                           stat_splits_o,
+  /// Bottom entries discarded by a push on a full stack.
+  output logic [StatW-1:0]                           stat_overflows_o,
+  /// Pops that found the stack empty.
+  output logic [StatW-1:0]                           stat_empty_pops_o,
+  /// Cycles with in_valid_i & !in_ready_o.
+  output logic [StatW-1:0]                           stat_stall_cycles_o
+);
+
+  import hwprof_pkg::*;
+
+  initial begin
+    if (Depth < 1) $fatal(1, "hwprof_path_stack: Depth must be >= 1");
+    if (MaxLen < 1 || MaxLen > 32) $fatal(1, "hwprof_path_stack: MaxLen must be 1..32");
+  end
+
+  /// One stack entry: a path descriptor under construction.
+  typedef struct packed {
+    logic [AddrW-1:0]       start;
+    logic [LenW-1:0]        length;
+    logic [MaxLen-1:0]      dirs;
+    logic [DescEventsW-1:0] events;
+    logic [DescInsnsW-1:0]  insns;
+    logic [ExtW-1:0]        ext;
+    logic                   incomplete;
+  } entry_t;
+
+  // ---------------------------------------------------------------------
+  // State.
+
+  entry_t            ent_q [Depth];  // no reset: qualified by count_q
+  logic [CountW-1:0] count_q, count_d;
+  logic              empty_q;        // count_q == 0
+  logic              full_q;         // count_q == Depth
+  logic [ExtW-1:0]   tos_ext_q;      // empty_q ? 0 : ent_q[0].ext
+  logic              out_valid_q;
+  entry_t            out_ent_q;      // no reset: qualified by out_valid_q
+  logic              out_split_q, out_frame_end_q;
+  logic [CountW-1:0] out_depth_q;
+
+  // ---------------------------------------------------------------------
+  // The algorithm for the record at the input (used when go).
+  //
+  // Timing structure (no effect on behaviour): the update of step 3 is
+  // computed twice in parallel, once from entry 0 (top_upd) and once from
+  // the entry step 2 would create (new_upd), straight from the flops; the
+  // control signals (extend, create, split, ...) only select among the
+  // results at the end. empty_q and full_q are registered copies of the
+  // occupancy compares, and tos_ext_q a registered copy of step 1's TOS.ext.
+
+  path_rec_t         rec;
+  logic              go;
+  logic              extend;
+  logic              op_upd, op_updc, op_pop, op_push;
+  logic              touch;          // upd or updc
+  logic              create;         // step 2
+  logic [CountW-1:0] count1;         // occupancy after step 2
+  entry_t            fresh;          // {start = next, rest 0}
+  entry_t            top_upd;        // step 3 applied to entry 0
+  entry_t            new_upd;        // step 3 applied to the created entry
+  entry_t            tos_upd;        // step 3 applied to the entry it works on
+  logic              top_last;       // entry 0 holds MaxLen - 1 branches
+  logic              full;           // the update reaches MaxLen
+  logic              split;          // step 3 emits
+  logic              pop_hit;        // step 4 emits
+  logic              emit;
+  entry_t            emit_ent;       // the emitted entry
+  logic              emit_inc;       // emit_ent.incomplete, early
+  logic              overflow;
+  logic              empty_pop;
+
+  assign rec        = in_data_i;
+  assign in_ready_o = !out_valid_q | out_ready_i;
+  assign go         = in_valid_i & in_ready_o;
+
+  // Step 1.
+  assign extend  = rec.ext_try & (tos_ext_q < rec.max_ext);
+  assign op_upd  = rec.ops.upd | extend;
+  assign op_updc = rec.ops.updc & !extend;
+  assign op_pop  = rec.ops.pop & !extend;
+  assign op_push = rec.ops.push & !extend;
+  assign touch   = op_upd | op_updc;
+
+  // Step 2.
+  assign create = touch & empty_q;
+  assign count1 = count_q | CountW'(create);  // create only when count_q == 0
+
+  always_comb begin
+    fresh       = '0;
+    fresh.start = rec.next;
+  end
+
+  // Step 3 on entry 0: events and insns are added for update and
+  // update-count alike; length, dirs and ext change for update only.
+  always_comb begin
+    logic [DescEventsW:0] ev_sum;
+    logic [DescInsnsW:0]  in_sum;
+    ev_sum = {1'b0, ent_q[0].events} + (DescEventsW + 1)'(rec.events);
+    in_sum = {1'b0, ent_q[0].insns} + (DescInsnsW + 1)'(rec.insns);
+    top_upd            = ent_q[0];
+    top_upd.events     = ev_sum[DescEventsW] ? '1 : ev_sum[DescEventsW-1:0];
+    top_upd.insns      = in_sum[DescInsnsW] ? '1 : in_sum[DescInsnsW-1:0];
+    top_upd.length     = op_upd ? ent_q[0].length + LenW'(1) : ent_q[0].length;
+    for (int unsigned j = 0; j < MaxLen; j++) begin
+      top_upd.dirs[j] = ent_q[0].dirs[j] |
+                        (op_upd & rec.taken & (ent_q[0].length == LenW'(j)));
+    end
+    top_upd.ext        = ent_q[0].ext + ExtW'(extend);
+  end
+
+  // Step 3 on the entry created by step 2 ({start = pc, incomplete = 1}):
+  // the sums start from 0, so they are the record's counts (no saturation).
+  always_comb begin
+    new_upd            = '0;
+    new_upd.start      = rec.pc;
+    new_upd.incomplete = 1'b1;
+    new_upd.events     = DescEventsW'(rec.events);
+    new_upd.insns      = DescInsnsW'(rec.insns);
+    new_upd.length     = LenW'(op_upd);
+    new_upd.dirs[0]    = op_upd & rec.taken;
+    new_upd.ext        = ExtW'(extend);
+  end
+
+  assign tos_upd = create ? new_upd : top_upd;
+
+  // length + 1 == MaxLen, compared before the increment (no wrap: length <
+  // MaxLen < 2^LenW); a created entry starts at length 0.
+  assign top_last = (ent_q[0].length == LenW'(MaxLen - 1));
+  assign full     = op_upd & (create ? (MaxLen == 1) : top_last);
+  assign split    = full & !op_pop;
+
+  // Step 4: the stack after step 2 is non-empty when it was or when step 2
+  // created an entry.
+  assign pop_hit   = op_pop & (create | !empty_q);
+  assign empty_pop = op_pop & !create & empty_q;
+  assign emit      = split | pop_hit;
+  // Step 3 emits the updated entry; step 4 emits the updated entry when the
+  // record touched it, else the old top (count_q != 0).
+  assign emit_ent  = touch ? tos_upd : ent_q[0];
+  // Its incomplete flag without waiting for touch: a created entry is
+  // incomplete, any other emitted entry keeps entry 0's flag.
+  assign emit_inc  = create | ent_q[0].incomplete;
+
+  // Step 5: a push that finds Depth entries after steps 2 and 4 (a pop
+  // always leaves fewer than Depth; after a creation the occupancy is 1).
+  assign overflow = op_push & !op_pop & (create ? (Depth == 1) : full_q);
+
+  always_comb begin
+    unique case ({op_push, op_pop})
+      2'b10:   count_d = (count1 == CountW'(Depth)) ? count1 : count1 + CountW'(1);
+      2'b01:   count_d = (count1 == '0) ? count1 : count1 - CountW'(1);
+      2'b11:   count_d = (count1 == '0) ? CountW'(1) : count1;
+      default: count_d = count1;
+    endcase
+  end
+
+  // ---------------------------------------------------------------------
+  // Stack storage: shift register, entry 0 = top.
+
+  // Entry 0: push, or an update alone that splits -> fresh; pop alone ->
+  // entry 1; update alone -> tos_upd.
+  entry_t ent0_d;
+  logic   ent0_we;
+  assign ent0_we = go & (op_push | op_pop | touch);
+  if (Depth > 1) begin : gen_ent0_deep
+    assign ent0_d = (op_push | split) ? fresh : (op_pop ? ent_q[1] : tos_upd);
+  end else begin : gen_ent0_one
+    // Depth 1: a pop alone leaves the stack empty; entry 0 is then stale.
+    assign ent0_d = (op_push | split) ? fresh : tos_upd;
+  end
+  always_ff @(posedge clk_i) begin
+    if (ent0_we) ent_q[0] <= ent0_d;
+  end
+
+  // Entries 1..Depth-1 move only on a push alone (down) or a pop alone (up).
+  // The shift direction is selected by the record's raw push bit: loop
+  // extension clears push and pop together, and then the entry is not
+  // written, so the select need not wait for extend.
+  for (genvar i = 1; i < Depth; i++) begin : gen_ent
+    entry_t down_in, ent_d;
+    logic   ent_we;
+    if (i == 1) begin : gen_below_top
+      // The top after step 3.
+      assign down_in = !touch ? ent_q[0] : (split ? fresh : tos_upd);
+    end else begin : gen_lower
+      assign down_in = ent_q[i-1];
+    end
+    if (i == Depth - 1) begin : gen_bottom
+      // Nothing shifts up into the bottom entry; it keeps its stale value.
+      assign ent_we = go & op_push & !op_pop;
+      assign ent_d  = down_in;
+    end else begin : gen_middle
+      assign ent_we = go & (op_push ^ op_pop);
+      assign ent_d  = rec.ops.push ? down_in : ent_q[i+1];
+    end
+    always_ff @(posedge clk_i) begin
+      if (ent_we) ent_q[i] <= ent_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------
+  // Occupancy, output register, statistics.
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      count_q     <= '0;
+      empty_q     <= 1'b1;
+      full_q      <= 1'b0;
+      tos_ext_q   <= '0;
+      out_valid_q <= 1'b0;
+    end else if (go) begin
+      count_q     <= count_d;
+      empty_q     <= (count_d == '0);
+      full_q      <= (count_d == CountW'(Depth));
+      tos_ext_q   <= (count_d == '0) ? '0 : (ent0_we ? ent0_d.ext : ent_q[0].ext);
+      out_valid_q <= emit;
+    end else if (out_ready_i) begin
+      out_valid_q <= 1'b0;
+    end
+  end
+
+  // Output data: no reset (out_valid_q qualifies it).
+  always_ff @(posedge clk_i) begin
+    if (go && emit) begin
+      out_ent_q       <= emit_ent;
+      out_split_q     <= split;
+      out_frame_end_q <= pop_hit & !op_push;
+      out_depth_q     <= count1;
+    end
+  end
+
+  // Statistics: 32-bit counters that stop at all ones. The all-ones test is
+  // on the counter alone, so the increment condition only gates the enable.
+  localparam int unsigned NumStats = 7;
+  logic [NumStats-1:0] st_inc;
+  logic [StatW-1:0]    st_q [NumStats];
+
+  assign st_inc = {go,                                // 6 records
+                   go & emit,                         // 5 emitted
+                   go & emit & emit_inc,              // 4 incomplete
+                   go & split,                        // 3 splits
+                   go & overflow,                     // 2 overflows
+                   go & empty_pop,                    // 1 empty pops
+                   in_valid_i & !in_ready_o};         // 0 stall cycles
+
+  for (genvar k = 0; k < NumStats; k++) begin : gen_stat
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        st_q[k] <= '0;
+      end else if (st_inc[k] && !(&st_q[k])) begin
+        st_q[k] <= st_q[k] + StatW'(1);
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------
+  // Outputs.
+
+  assign out_valid_o         = out_valid_q;
+  assign out_start_o         = out_ent_q.start;
+  assign out_length_o        = out_ent_q.length;
+  assign out_dirs_o          = out_ent_q.dirs;
+  assign out_events_o        = out_ent_q.events;
+  assign out_insns_o         = out_ent_q.insns;
+  assign out_ext_o           = out_ent_q.ext;
+  assign out_incomplete_o    = out_ent_q.incomplete;
+  assign out_split_o         = out_split_q;
+  assign out_frame_end_o     = out_frame_end_q;
+  assign out_depth_o         = out_depth_q;
+  assign count_o             = count_q;
+  assign stat_records_o      = st_q[6];
+  assign stat_emitted_o      = st_q[5];
+  assign stat_incomplete_o   = st_q[4];
+  assign stat_splits_o       = st_q[3];
+  assign stat_overflows_o    = st_q[2];
+  assign stat_empty_pops_o   = st_q[1];
+  assign stat_stall_cycles_o = st_q[0];
+
+  // The class itself is not needed here: the classifier has already turned
+  // it into operations.
+  path_class_e unused_cls;
+  assign unused_cls = rec.cls;
+
+  // ---------------------------------------------------------------------
+  // Assertions.
+
+  // Output handshake: once valid, stays valid with stable data until taken.
+  `HWPROF_ASSERT(OutValidHeld, out_valid_o && !out_ready_i |=> out_valid_o)
+  `HWPROF_ASSERT(OutDataHeld, out_valid_o && !out_ready_i |=>
+                 $stable({out_ent_q, out_split_q, out_frame_end_q, out_depth_q}))
+  `HWPROF_ASSERT(CountInRange, count_q <= CountW'(Depth))
+  `HWPROF_ASSERT(EmptyFlagMatches, empty_q == (count_q == '0))
+  `HWPROF_ASSERT(FullFlagMatches, full_q == (count_q == CountW'(Depth)))
+  logic [ExtW-1:0] top_ext;
+  assign top_ext = ent_q[0].ext;
+  `HWPROF_ASSERT(TosExtMatches, tos_ext_q == (empty_q ? '0 : top_ext))
+  // Invariant: every entry on the stack is shorter than MaxLen (checked on
+  // the top, where entries are written).
+  logic [LenW-1:0] top_length;
+  assign top_length = ent_q[0].length;
+  `HWPROF_ASSERT(TopShorterThanMaxLen, count_q != '0 |-> top_length < LenW'(MaxLen))
+  // An emitted descriptor has an emitting depth inside the stack.
+  `HWPROF_ASSERT(DepthInRange, out_valid_o |-> out_depth_q != '0 && out_depth_q <= CountW'(Depth))
+
+endmodule
+
+`default_nettype wire

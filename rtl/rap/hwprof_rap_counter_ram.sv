@@ -1,0 +1,151 @@
+// hwprof_rap_counter_ram: the RAP engine's counter SRAM (docs/hwprof_rap_engine.md,
+// "Counter SRAM"; paper 001 Fig. 6). Groups rows of four CntW-bit counters
+// (a row is the four children of one internal node) in block RAM, with one
+// write port and two registered read ports:
+//   * port A reads a whole row (the S1 read of the matched leaf's row, the
+//     merge scan's child row, the dump);
+//   * port B reads one counter (the merge scan's parent).
+// Port A is four column RAMs (Groups x CntW each) and port B one RAM of
+// 4 * Groups counters at address 4 * row + col; every write goes to both
+// (the column RAM of its column and the flat RAM), so the two ports always
+// hold the same values.
+//
+// Cycle behaviour (one edge):
+//   * clear_i: every counter reads as zero from this edge on;
+//   * zero_i: the four counters of row zero_row_i read as zero (a split's
+//     new row); a zeroed counter stays zero until it is written;
+//   * we_i: counter (wrow_i, wcol_i) <= wdata_i (a write wins over a zero
+//     of the same row at the same edge: the engine never does both);
+//   * reads: rowa_o / cntb_o show the counters addressed at the last edge AS
+//     THEY ARE AFTER THAT EDGE'S WRITES ("write first"). The RAMs' own read
+//     of an address written at the same edge is undefined (hwprof_sdp_ram), so a
+//     write at the read's edge is forwarded: its data is registered beside
+//     the read and selected for the written counter. The "reads as zero"
+//     bits are flip-flops, looked up with the read (after the edge's clear,
+//     zero and write). This is the read-modify-write forwarding for
+//     back-to-back hits on one counter: the engine's S1 reads the row of the
+//     pair that the previous pair's commit writes in the same edge.
+// The RAM contents have no reset; the zero bits make reset and clear one
+// edge.
+`default_nettype none
+
+module hwprof_rap_counter_ram #(
+  /// Rows (child groups), >= 1.
+  parameter int unsigned Groups = 127,
+  /// Counter width.
+  parameter int unsigned CntW = 40,
+  /// Width of a row index.
+  localparam int unsigned IdxW = (Groups > 1) ? $clog2(Groups) : 1
+) (
+  /// Clock.
+  input  wire logic                clk_i,
+  /// Asynchronous reset, active low: every counter reads as zero.
+  input  wire logic                rst_ni,
+  /// Every counter reads as zero from this edge on.
+  input  wire logic                clear_i,
+  /// Zero the four counters of row zero_row_i at the edge.
+  input  wire logic                zero_i,
+  /// Row zeroed.
+  input  wire logic [IdxW-1:0]     zero_row_i,
+  /// Write one counter at the edge.
+  input  wire logic                we_i,
+  /// Row written.
+  input  wire logic [IdxW-1:0]     wrow_i,
+  /// Column written.
+  input  wire logic [1:0]          wcol_i,
+  /// Data written.
+  input  wire logic [CntW-1:0]     wdata_i,
+  /// Port A: row read at the edge.
+  input  wire logic [IdxW-1:0]     ra_i,
+  /// Port A: the four counters of the row read at the last edge (column c in
+  /// bits [c*CntW +: CntW]).
+  output logic [4*CntW-1:0]        rowa_o,
+  /// Port B: row of the counter read at the edge.
+  input  wire logic [IdxW-1:0]     rb_row_i,
+  /// Port B: column of the counter read at the edge.
+  input  wire logic [1:0]          rb_col_i,
+  /// Port B: the counter read at the last edge.
+  output logic [CntW-1:0]          cntb_o
+);
+
+  localparam int unsigned FlatW = $clog2(4 * Groups);
+
+  // "Reads as zero" bits, one per counter: bit 4 * row + col.
+  logic [4*Groups-1:0] zero_q, zero_d;
+  always_comb begin
+    zero_d = zero_q;
+    if (clear_i) begin
+      zero_d = '1;
+    end else begin
+      if (zero_i) zero_d[4*32'(zero_row_i) +: 4] = 4'hf;
+      if (we_i) zero_d[4*32'(wrow_i) + 32'(wcol_i)] = 1'b0;
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) zero_q <= '1;
+    else zero_q <= zero_d;
+  end
+
+  logic wr;
+  assign wr = we_i && !clear_i;
+
+  // Port A: four column RAMs.
+  logic [CntW-1:0] col_q [4];
+  for (genvar c = 0; c < 4; c++) begin : g_col
+    hwprof_sdp_ram #(.Depth(Groups), .Width(CntW)) u_ram (
+      .clk_i, .we_i({2{wr && wcol_i == 2'(c)}}), .waddr_i(wrow_i), .wdata_i,
+      .re_i(1'b1), .raddr_i(ra_i), .rdata_o(col_q[c]));
+  end
+
+  // Port B: one flat RAM.
+  logic [CntW-1:0] flat_q;
+  hwprof_sdp_ram #(.Depth(4 * Groups), .Width(CntW)) u_flat (
+    .clk_i, .we_i({2{wr}}), .waddr_i(FlatW'({wrow_i, wcol_i})), .wdata_i,
+    .re_i(1'b1), .raddr_i(FlatW'({rb_row_i, rb_col_i})), .rdata_o(flat_q));
+
+  // The zero bits of the counters read at this edge, after the edge's clear,
+  // zero and write (= zero_d at the read addresses), computed from zero_q and
+  // index compares so that the path does not go through all of zero_d.
+  logic [3:0] za_d;
+  logic       zb_d;
+  always_comb begin
+    za_d = zero_q[4*32'(ra_i) +: 4];
+    zb_d = zero_q[4*32'(rb_row_i) + 32'(rb_col_i)];
+    if (clear_i) begin
+      za_d = 4'hf;
+      zb_d = 1'b1;
+    end else begin
+      if (zero_i && zero_row_i == ra_i) za_d = 4'hf;
+      if (zero_i && zero_row_i == rb_row_i) zb_d = 1'b1;
+      if (we_i && wrow_i == ra_i) za_d[wcol_i] = 1'b0;
+      if (we_i && wrow_i == rb_row_i && wcol_i == rb_col_i) zb_d = 1'b0;
+    end
+  end
+
+  // Forwarding and zero bits, registered with the reads.
+  logic            fwd_a_q, fwd_b_q;
+  logic [1:0]      fwd_col_q;
+  logic [CntW-1:0] fwd_data_q;
+  logic [3:0]      za_q;
+  logic            zb_q;
+  always_ff @(posedge clk_i) begin
+    fwd_a_q <= wr && wrow_i == ra_i;
+    fwd_b_q <= wr && wrow_i == rb_row_i && wcol_i == rb_col_i;
+    fwd_col_q <= wcol_i;
+    fwd_data_q <= wdata_i;
+    za_q <= za_d;
+    zb_q <= zb_d;
+  end
+
+  always_comb begin
+    for (int unsigned c = 0; c < 4; c++) begin
+      if (za_q[c]) rowa_o[c*CntW +: CntW] = '0;
+      else if (fwd_a_q && fwd_col_q == 2'(c)) rowa_o[c*CntW +: CntW] = fwd_data_q;
+      else rowa_o[c*CntW +: CntW] = col_q[c];
+    end
+  end
+  assign cntb_o = zb_q ? '0 : (fwd_b_q ? fwd_data_q : flat_q);
+
+endmodule
+
+`default_nettype wire

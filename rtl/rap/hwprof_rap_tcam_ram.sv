@@ -1,0 +1,200 @@
+// hwprof_rap_tcam_ram: the RAP engine's ternary match table built from RAM
+// (docs/hwprof_rap_engine.md, "TCAM"; spec 4.2; paper 001 Fig. 6). Same table as
+// hwprof_rap_tcam (one entry per child group: {valid, pdepth, prefix}; entry e
+// matches key k when valid and the top 2*pdepth bits of k equal its prefix),
+// but the prefix comparison is stored in RAM: the key is cut into
+// NSlice = RangeW / SliceW slices of SliceW bits (slice 0 the top bits), and
+// slice i has a RAM of 2^SliceW words of Groups bits, bit e of word a being
+// "entry e accepts a in slice i" ((a ^ prefix slice) & mask slice == 0). A
+// search reads word key-slice-i of every slice RAM and ANDs them with the
+// valid bits. The RAMs map to LUT RAM (ECP5, SliceW 4) or block RAM with a
+// per-bit write mask (iCE40 EBR 256 x 16, SliceW 8).
+//
+// Cycle behaviour:
+//   * search: key_next_i at an edge is the key of the next cycle; match_o in
+//     that cycle is the RAM words read at the edge ANDed with the current
+//     valid bits (so an invalidation is seen at once);
+//   * set_i (entry set_idx_i := {1, set_pdepth_i, set_prefix_i}): valid and
+//     pdepth change at the edge; the slice RAMs are then rewritten one
+//     address per cycle for 2^SliceW cycles (all slices in parallel, only bit
+//     set_idx_i of each word), followed by one refresh cycle whose read sees
+//     the last write. busy_o is high for these 2^SliceW + 1 cycles (the
+//     write latency) and last_o in the last of them; match_o is valid again
+//     in the cycle after last_o. While busy_o, match_o is undefined for the
+//     entry being written: the engine does not search (docs/hwprof_rap_engine.md,
+//     "TCAM write latency"). set_i while busy_o is not allowed (asserted);
+//   * inv_i (entry inv_idx_i invalid): at the edge, nothing else to do (the
+//     valid bits are flip-flops). set_i wins over inv_i of the same entry;
+//   * clear_i: every entry invalid, a write in progress is abandoned;
+//   * read port (dump): rd_idx_i at an edge; rd_valid_o, rd_pdepth_o and
+//     rd_prefix_o show that entry (as before the edge) in the next cycle,
+//     except that rd_prefix_o is undefined if the entry is set at the same
+//     edge (the prefixes are in an hwprof_sdp_ram; the engine reads only while
+//     dumping, when nothing is set).
+// The flip-flop valid bits and pdepths also give the allocator its free
+// entries (valid_o) and the merge scan its depth-selected entries (sel_o).
+`default_nettype none
+`include "hwprof_assert.svh"
+
+module hwprof_rap_tcam_ram #(
+  /// Value width W.
+  parameter int unsigned RangeW = 32,
+  /// Entries (child groups).
+  parameter int unsigned Groups = 127,
+  /// Bits per key slice (RangeW must be a multiple); 2^SliceW words per slice RAM.
+  parameter int unsigned SliceW = 4,
+  /// Width of an entry index.
+  localparam int unsigned IdxW = (Groups > 1) ? $clog2(Groups) : 1,
+  /// Width of a depth (0..RangeW/2).
+  localparam int unsigned DepthW = $clog2(RangeW / 2 + 1)
+) (
+  /// Clock.
+  input  wire logic                     clk_i,
+  /// Asynchronous reset, active low.
+  input  wire logic                     rst_ni,
+  /// Invalidate every entry at the edge (and abandon a write).
+  input  wire logic                     clear_i,
+  /// Search key of the next cycle (read at the edge).
+  input  wire logic [RangeW-1:0]        key_next_i,
+  /// One bit per entry: the entry matches the key read at the last edge.
+  output logic [Groups-1:0]             match_o,
+  /// Every entry's pdepth, entry e in bits [e*DepthW +: DepthW].
+  output logic [Groups*DepthW-1:0]      pdepth_o,
+  /// Set entry set_idx_i to {1, set_pdepth_i, set_prefix_i} (starts the RAM write).
+  input  wire logic                     set_i,
+  /// Entry set.
+  input  wire logic [IdxW-1:0]          set_idx_i,
+  /// Parent depth of the set entry.
+  input  wire logic [DepthW-1:0]        set_pdepth_i,
+  /// Parent prefix of the set entry (bits below 2*set_pdepth_i are ignored).
+  input  wire logic [RangeW-1:0]        set_prefix_i,
+  /// Invalidate entry inv_idx_i.
+  input  wire logic                     inv_i,
+  /// Entry invalidated.
+  input  wire logic [IdxW-1:0]          inv_idx_i,
+  /// The slice RAMs are being rewritten (2^SliceW + 1 cycles after set_i).
+  output logic                          busy_o,
+  /// The last busy cycle.
+  output logic                          last_o,
+  /// Read port (dump): entry index, read at the edge.
+  input  wire logic [IdxW-1:0]          rd_idx_i,
+  /// Read port: valid of the entry read at the last edge.
+  output logic                          rd_valid_o,
+  /// Read port: parent depth.
+  output logic [DepthW-1:0]             rd_pdepth_o,
+  /// Read port: parent prefix (low bits zero).
+  output logic [RangeW-1:0]             rd_prefix_o,
+  /// Valid bits.
+  output logic [Groups-1:0]             valid_o,
+  /// Depth selector for sel_o.
+  input  wire logic [DepthW-1:0]        sel_pdepth_i,
+  /// One bit per entry: valid with pdepth == sel_pdepth_i.
+  output logic [Groups-1:0]             sel_o
+);
+
+  localparam int unsigned NSlice = RangeW / SliceW;
+  localparam int unsigned Words = 1 << SliceW;
+  localparam int unsigned WaW = SliceW + 1;
+
+  initial begin
+    if (SliceW < 1 || SliceW > 8 || RangeW % SliceW != 0)
+      $fatal(1, "hwprof_rap_tcam_ram: SliceW must be 1..8 and divide RangeW");
+  end
+
+  function automatic logic [RangeW-1:0] mask_of(logic [DepthW-1:0] d);
+    return ~({RangeW{1'b1}} >> (2 * 32'(d)));
+  endfunction
+
+  // Flip-flop part: valid bits and pdepths.
+  logic [Groups-1:0] valid_q;
+  logic [DepthW-1:0] pdepth_q [Groups];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q <= '0;
+    end else if (clear_i) begin
+      valid_q <= '0;
+    end else begin
+      if (inv_i) valid_q[inv_idx_i] <= 1'b0;
+      if (set_i) valid_q[set_idx_i] <= 1'b1;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (set_i) pdepth_q[set_idx_i] <= set_pdepth_i;
+  end
+
+  // Write sequencer: addresses 0 .. Words-1, then the refresh cycle.
+  logic              busy_q;
+  logic [WaW-1:0]    wa_q;
+  logic [IdxW-1:0]   w_idx_q;
+  logic [RangeW-1:0] w_prefix_q, w_mask_q;
+  logic              wr_now;
+  assign wr_now = busy_q && wa_q != WaW'(Words);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+      wa_q <= '0;
+    end else if (clear_i) begin
+      busy_q <= 1'b0;
+      wa_q <= '0;
+    end else if (set_i) begin
+      busy_q <= 1'b1;
+      wa_q <= '0;
+    end else if (busy_q) begin
+      if (wa_q == WaW'(Words)) busy_q <= 1'b0;
+      wa_q <= wa_q + WaW'(1);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (set_i) begin
+      w_idx_q <= set_idx_i;
+      w_mask_q <= mask_of(set_pdepth_i);
+      w_prefix_q <= set_prefix_i & mask_of(set_pdepth_i);
+    end
+  end
+  assign busy_o = busy_q;
+  assign last_o = busy_q && wa_q == WaW'(Words);
+
+  // Slice RAMs. Each read register is declared with its RAM so that
+  // synthesis folds it into the block RAM's output register (iCE40 EBR).
+  logic [Groups-1:0] hit [NSlice];
+  for (genvar i = 0; i < NSlice; i++) begin : g_slice
+    localparam int unsigned Lo = RangeW - (i + 1) * SliceW;
+    logic [Groups-1:0] mem_q [Words];  // no reset: RAM
+    logic [Groups-1:0] rd_q;           // no reset: the RAM's read register
+    logic [SliceW-1:0] a;
+    logic              bit_w;
+    assign a = wa_q[SliceW-1:0];
+    assign bit_w = ((a ^ w_prefix_q[Lo +: SliceW]) & w_mask_q[Lo +: SliceW]) == '0;
+    always_ff @(posedge clk_i) begin
+      if (wr_now) mem_q[a][w_idx_q] <= bit_w;
+      rd_q <= mem_q[key_next_i[Lo +: SliceW]];
+    end
+    assign hit[i] = rd_q;
+  end
+
+  always_comb begin
+    match_o = valid_q;
+    for (int unsigned i = 0; i < NSlice; i++) match_o = match_o & hit[i];
+    for (int unsigned e = 0; e < Groups; e++) begin
+      sel_o[e] = valid_q[e] && pdepth_q[e] == sel_pdepth_i;
+      pdepth_o[e*DepthW +: DepthW] = pdepth_q[e];
+    end
+  end
+  assign valid_o = valid_q;
+
+  // Read port: prefixes in a RAM, valid and pdepth registered beside it.
+  logic [RangeW-1:0] prefix_rd;
+  hwprof_sdp_ram #(.Depth(Groups), .Width(RangeW)) u_prefix (
+    .clk_i, .we_i({2{set_i}}), .waddr_i(set_idx_i), .wdata_i(set_prefix_i & mask_of(set_pdepth_i)),
+    .re_i(1'b1), .raddr_i(rd_idx_i), .rdata_o(prefix_rd));
+  always_ff @(posedge clk_i) begin
+    rd_valid_o <= valid_q[rd_idx_i];
+    rd_pdepth_o <= pdepth_q[rd_idx_i];
+  end
+  assign rd_prefix_o = prefix_rd;
+
+  `HWPROF_ASSERT(no_set_while_busy, !(set_i && busy_q && !clear_i))
+
+endmodule
+
+`default_nettype wire
