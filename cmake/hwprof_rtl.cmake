@@ -1,37 +1,49 @@
 # Verilating RTL configurations.
 #
-# Every RTL configuration (top module + parameter set) is Verilated once into
-# the single static library `hwprof_rtl`, with its own class prefix, so tests,
-# the hwprof CLI and benchmarks share the generated code. Verilated C++ is
-# compiled at -O1 to keep the regression's build time down.
+# Every RTL configuration (top module + parameter set) is written once, in
+# sim/rtl_configs.cmake, with the library it belongs to:
+#   cli   the Verilated library `hwprof_rtl_cli` (sim/), linked by the sim
+#         library and through it by the hwprof CLI and the tests;
+#   test  the Verilated library `hwprof_rtl_test` (tb/), linked only by tests.
+# From that one list CMake generates both the verilate() calls and the C++
+# registry the engine factories read (hwprof_rtl_configs.h, hwprof_rtl_cli.h,
+# hwprof_rtl_test.h in ${CMAKE_BINARY_DIR}/generated; see sim/rtl_engine.h).
+# Verilated C++ is compiled at -O1 to keep the regression's build time down.
 
-# The library is created by hwprof_rtl_library() in the directory that calls
-# hwprof_verilate() (verilate() links into it and needs the same directory).
-macro(hwprof_rtl_library)
-  add_library(hwprof_rtl STATIC)
-  target_compile_options(hwprof_rtl PRIVATE -O1 -Wno-unused-variable)
-endmacro()
 set(HWPROF_VERILATOR_ARGS
   -Wall --assert -x-assign unique -x-initial unique
   -I${HWPROF_RTL_DIR}/include
   ${HWPROF_RTL_DIR}/lint/waivers.vlt)
+set(HWPROF_GENERATED_DIR ${CMAKE_BINARY_DIR}/generated)
 
-# hwprof_verilate(PREFIX <Vname> TOP <module> SOURCES <sv...> [PARAMS K=V...])
-# Adds one configuration to hwprof_rtl; the model class is <PREFIX>, its
-# header "<PREFIX>.h".
-function(hwprof_verilate)
-  cmake_parse_arguments(A "" "PREFIX;TOP" "SOURCES;PARAMS" ${ARGN})
-  set(params)
-  foreach(p IN LISTS A_PARAMS)
-    list(APPEND params -G${p})
-  endforeach()
-  verilate(hwprof_rtl
-    PREFIX ${A_PREFIX}
-    TOP_MODULE ${A_TOP}
-    DIRECTORY ${CMAKE_BINARY_DIR}/verilated/${A_PREFIX}
-    SOURCES ${A_SOURCES}
-    TRACE_FST
-    VERILATOR_ARGS ${HWPROF_VERILATOR_ARGS} ${params})
+# hwprof_rtl_unit(<unit> TOP <module> MANIFEST <name>)
+# Declares a unit of the list: <unit> is the registry key the C++ engines use
+# (HWPROF_RTL_CONFIGS_<unit>); TOP the SystemVerilog top module; MANIFEST the
+# top of the FuseSoC core holding its sources (see hwprof_manifest).
+function(hwprof_rtl_unit unit)
+  cmake_parse_arguments(A "" "TOP;MANIFEST" "" ${ARGN})
+  if(NOT A_TOP OR NOT A_MANIFEST)
+    message(FATAL_ERROR "hwprof_rtl_unit(${unit}): TOP and MANIFEST are required")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY HWPROF_RTL_UNITS ${unit})
+  set_property(GLOBAL PROPERTY HWPROF_RTL_UNIT_${unit}_TOP ${A_TOP})
+  set_property(GLOBAL PROPERTY HWPROF_RTL_UNIT_${unit}_MANIFEST ${A_MANIFEST})
+  set_property(GLOBAL PROPERTY HWPROF_RTL_CURRENT_UNIT ${unit})
+endfunction()
+
+# hwprof_rtl_config(<Vprefix> cli|test [K=V ...])
+# One configuration of the last declared unit. The Verilated class is
+# <Vprefix> (header "<Vprefix>.h"); the parameters are passed as -G<K>=<V>
+# and, in the order written, as the values of the registry entry.
+function(hwprof_rtl_config prefix use)
+  if(NOT use STREQUAL "cli" AND NOT use STREQUAL "test")
+    message(FATAL_ERROR "hwprof_rtl_config(${prefix}): use must be cli or test, not '${use}'")
+  endif()
+  get_property(unit GLOBAL PROPERTY HWPROF_RTL_CURRENT_UNIT)
+  set_property(GLOBAL APPEND PROPERTY HWPROF_RTL_CONFIGS ${prefix})
+  set_property(GLOBAL PROPERTY HWPROF_RTL_${prefix}_UNIT ${unit})
+  set_property(GLOBAL PROPERTY HWPROF_RTL_${prefix}_USE ${use})
+  set_property(GLOBAL PROPERTY HWPROF_RTL_${prefix}_PARAMS "${ARGN}")
 endfunction()
 
 # hwprof_manifest(<top> <outvar>): absolute source list, in compile order, of
@@ -51,4 +63,102 @@ function(hwprof_manifest top outvar)
   endforeach()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${cores} ${reader})
   set(${outvar} ${files} PARENT_SCOPE)
+endfunction()
+
+# "X(Vprefix, <use>, v1, v2, ...)": one registry entry.
+function(_hwprof_rtl_entry prefix with_use outvar)
+  get_property(use GLOBAL PROPERTY HWPROF_RTL_${prefix}_USE)
+  get_property(params GLOBAL PROPERTY HWPROF_RTL_${prefix}_PARAMS)
+  set(args ${prefix})
+  if(with_use)
+    list(APPEND args ${use})
+  endif()
+  foreach(p IN LISTS params)
+    string(REGEX REPLACE "^[^=]*=" "" v "${p}")
+    list(APPEND args ${v})
+  endforeach()
+  list(JOIN args ", " a)
+  set(${outvar} "X(${a})" PARENT_SCOPE)
+endfunction()
+
+# hwprof_rtl_configs_header(): writes generated/hwprof_rtl_configs.h, every
+# configuration of every unit in list order, without the Verilated headers:
+#   #define HWPROF_RTL_CONFIGS_<unit>(X) X(Vprefix, cli|test, values...) ...
+function(hwprof_rtl_configs_header)
+  get_property(units GLOBAL PROPERTY HWPROF_RTL_UNITS)
+  get_property(prefixes GLOBAL PROPERTY HWPROF_RTL_CONFIGS)
+  set(body "")
+  foreach(u IN LISTS units)
+    string(APPEND body "#define HWPROF_RTL_CONFIGS_${u}(X)")
+    foreach(p IN LISTS prefixes)
+      get_property(pu GLOBAL PROPERTY HWPROF_RTL_${p}_UNIT)
+      if(pu STREQUAL u)
+        _hwprof_rtl_entry(${p} TRUE e)
+        string(APPEND body " \\\n  ${e}")
+      endif()
+    endforeach()
+    string(APPEND body "\n")
+  endforeach()
+  set(HWPROF_RTL_BODY "${body}")
+  file(CONFIGURE OUTPUT ${HWPROF_GENERATED_DIR}/hwprof_rtl_configs.h CONTENT
+"// Generated by cmake/hwprof_rtl.cmake from sim/rtl_configs.cmake: do not edit.
+// Every Verilated configuration in list order: X(Vprefix, cli|test, parameter values...).
+#pragma once
+
+@HWPROF_RTL_BODY@" @ONLY)
+endfunction()
+
+# hwprof_rtl_library(<target> cli|test)
+# Creates the static library <target> in the calling directory (verilate()
+# links into a target of its own directory), Verilates into it every
+# configuration marked <use>, and writes generated/<target>.h: the Verilated
+# headers of those configurations and, per unit,
+#   #define <TARGET>_<unit>(X) X(Vprefix, values...) ...
+function(hwprof_rtl_library target use)
+  add_library(${target} STATIC)
+  target_compile_options(${target} PRIVATE -O1 -Wno-unused-variable)
+  target_include_directories(${target} PUBLIC ${HWPROF_GENERATED_DIR})
+  string(TOUPPER ${target} macro)
+  get_property(units GLOBAL PROPERTY HWPROF_RTL_UNITS)
+  get_property(prefixes GLOBAL PROPERTY HWPROF_RTL_CONFIGS)
+  set(includes "")
+  set(body "")
+  foreach(u IN LISTS units)
+    string(APPEND body "#define ${macro}_${u}(X)")
+    get_property(top GLOBAL PROPERTY HWPROF_RTL_UNIT_${u}_TOP)
+    get_property(manifest GLOBAL PROPERTY HWPROF_RTL_UNIT_${u}_MANIFEST)
+    foreach(p IN LISTS prefixes)
+      get_property(pu GLOBAL PROPERTY HWPROF_RTL_${p}_UNIT)
+      get_property(puse GLOBAL PROPERTY HWPROF_RTL_${p}_USE)
+      if(pu STREQUAL u AND puse STREQUAL use)
+        get_property(params GLOBAL PROPERTY HWPROF_RTL_${p}_PARAMS)
+        hwprof_manifest(${manifest} sources)
+        set(gparams)
+        foreach(kv IN LISTS params)
+          list(APPEND gparams -G${kv})
+        endforeach()
+        verilate(${target}
+          PREFIX ${p}
+          TOP_MODULE ${top}
+          DIRECTORY ${CMAKE_BINARY_DIR}/verilated/${p}
+          SOURCES ${sources}
+          TRACE_FST
+          VERILATOR_ARGS ${HWPROF_VERILATOR_ARGS} ${gparams})
+        string(APPEND includes "#include \"${p}.h\"\n")
+        _hwprof_rtl_entry(${p} FALSE e)
+        string(APPEND body " \\\n  ${e}")
+      endif()
+    endforeach()
+    string(APPEND body "\n")
+  endforeach()
+  set(HWPROF_RTL_INCLUDES "${includes}")
+  set(HWPROF_RTL_BODY "${body}")
+  file(CONFIGURE OUTPUT ${HWPROF_GENERATED_DIR}/${target}.h CONTENT
+"// Generated by cmake/hwprof_rtl.cmake from sim/rtl_configs.cmake: do not edit.
+// The Verilated configurations of ${target} (use: ${use}) and, per unit, X(Vprefix, parameter values...).
+// Include only from engine sources (it pulls in the Verilated headers).
+#pragma once
+
+@HWPROF_RTL_INCLUDES@
+@HWPROF_RTL_BODY@" @ONLY)
 endfunction()

@@ -41,6 +41,7 @@
 #include "hpt_algo.h"
 #include "path_stack_algo.h"
 #include "trace.h"
+#include "trace_source.h"
 
 namespace {
 
@@ -74,7 +75,7 @@ Stream extract(const std::string& path, uint64_t window) {
   model::PathStackAlgo algo(16, 32);
   const model::Ppcr bl{model::Ppcr::kBl};
   std::unordered_map<model::PathKey, uint32_t, model::PathKeyHash> ids;
-  auto src = model::branch_source(path);
+  auto src = hwprof::trace::branch_source(path);
   model::BranchRecord r;
   uint64_t boundary = window;
   while (src(r)) {

@@ -30,6 +30,7 @@
 #include "kpaths.h"
 #include "path_stack_algo.h"
 #include "trace.h"
+#include "trace_source.h"
 
 // ------------------------------------------------ heap accounting (global)
 
@@ -82,7 +83,7 @@ Stream extract(const std::string& path, unsigned depth) {
   model::PathStackAlgo algo(depth, 32);
   const model::Ppcr bl{model::Ppcr::kBl};
   analyses::PathIds ids;
-  auto src = model::branch_source(path);
+  auto src = hwprof::trace::branch_source(path);
   model::BranchRecord r;
   while (src(r)) {
     auto e = algo.process(model::PathRecord::classify(r, bl));

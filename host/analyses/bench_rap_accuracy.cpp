@@ -45,7 +45,7 @@
 #include <utility>
 #include <vector>
 
-#include "rap_source.h"
+#include "trace_source.h"
 #include "rap_tree.h"
 #include "trace.h"
 
@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
     for (const std::string& path : traces) {
       trace::scan(path, nullptr);
       std::vector<RapEvent> ev;
-      auto src = model::rap_source(path, model::RapSourceKind::Code, limit);
+      auto src = hwprof::trace::rap_source(path, hwprof::trace::RapSourceKind::Code, limit);
       RapEvent e;
       std::unordered_map<uint32_t, uint64_t> m;
       uint64_t n = 0, wmax = 0;

@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "hpt_algo.h"
+#include "trace_source.h"
 
 namespace hwprof::analyses {
 
@@ -515,7 +516,7 @@ BlProfiler::BlProfiler(unsigned depth, unsigned max_len) : algo_(depth, max_len)
 
 void BlProfiler::add(const Record& r) {
   if (!r.is_branch()) return;
-  const auto rec = model::PathRecord::classify(model::BranchRecord::from_trace(r), ppcr_);
+  const auto rec = model::PathRecord::classify(hwprof::trace::branch_record(r), ppcr_);
   if (auto e = algo_.process(rec)) profile_.add(*e);
 }
 

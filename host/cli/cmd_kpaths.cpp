@@ -180,7 +180,7 @@ void run_trace(const KpathsOpts& o, const Global& g) {
   analyses::KpathsProfiler prof(o.k);
   Progress p("kpaths " + o.engine, g.quiet);
   const PathRun run =
-      run_path_frontend(o.trace, o.engine, model::Ppcr::kBl, tb::PathConfig{o.queue_depth, o.depth, o.max_len},
+      run_path_frontend(o.trace, o.engine, model::Ppcr::kBl, sim::PathConfig{o.queue_depth, o.depth, o.max_len}, sim::SimOptions{},
                         o.seed, branches, p, [&](const model::Emission& e) { prof.add(e); });
   const model::PathStackStats& st = run.stats;
   const uint64_t cycles = run.cycles;

@@ -25,6 +25,7 @@ struct PathsOpts {
   size_t top = 0;
   bool json = false;
   uint64_t seed = 1;
+  std::string wave;  ///< --wave FILE (rtl)
 };
 
 void run_paths(const PathsOpts& o, const Global& g) {
@@ -38,7 +39,8 @@ void run_paths(const PathsOpts& o, const Global& g) {
 
   model::PathProfile profile;
   Progress p("paths " + o.engine, g.quiet);
-  const PathRun run = run_path_frontend(o.trace, o.engine, ppcr, tb::PathConfig{o.queue_depth, o.depth, o.max_len},
+  const PathRun run = run_path_frontend(o.trace, o.engine, ppcr, sim::PathConfig{o.queue_depth, o.depth, o.max_len},
+                                        sim_options(o.wave),
                                         o.seed, branches, p, [&](const model::Emission& e) { profile.add(e); });
   const model::PathStackStats& st = run.stats;
   const uint64_t cycles = run.cycles;
@@ -109,8 +111,8 @@ void add_paths_command(CLI::App& app, Global& g) {
   c->add_option("--max-ext", o->max_ext, "ext mode: back edges a path may span (PPCR max_ext)")
       ->check(CLI::Range(0u, 3u))
       ->capture_default_str();
-  c->add_option("--engine", o->engine, "functional model, Verilated RTL, or both compared every cycle")
-      ->check(CLI::IsMember({"model", "rtl", "lockstep"}))
+  c->add_option("--engine", o->engine, "functional model or Verilated RTL")
+      ->check(CLI::IsMember({"model", "rtl"}))
       ->capture_default_str();
   c->add_option("--depth", o->depth, "path stack depth (rtl: 16 or 4)")->check(CLI::Range(1u, 255u))->capture_default_str();
   c->add_option("--max-len", o->max_len, "branches per path before a split (rtl: 32 or 8)")
@@ -120,6 +122,7 @@ void add_paths_command(CLI::App& app, Global& g) {
       ->capture_default_str();
   c->add_option("--top", o->top, "show only the N hottest paths (0 = all)")->capture_default_str();
   c->add_option("--seed", o->seed, "seed for the RTL's random initial state")->capture_default_str();
+  c->add_option("--wave", o->wave, "rtl: write an FST waveform of the run to FILE");
   c->add_flag("--json", o->json, "JSON: paths (start, length, dirs as hex; count, insns, events), "
                                  "incomplete, records, stats");
   c->add_option("TRACE", o->trace, "trace file")->required();

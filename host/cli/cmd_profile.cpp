@@ -22,6 +22,7 @@
 #include "progress.h"
 #include "retire_replay.h"
 #include "trace.h"
+#include "trace_source.h"
 
 namespace hwprof::cli {
 
@@ -36,6 +37,7 @@ struct ProfileOpts {
   std::vector<unsigned> latency = {1, 5, 2, 3, 5};
   bool json = false;
   uint64_t seed = 1;
+  std::string wave;  ///< --wave FILE (rtl)
   // --unit path
   std::string mode = "bl";
   unsigned max_ext = 1;
@@ -72,11 +74,10 @@ void run_queue(const ProfileOpts& o, const Global& g) {
   uint64_t rtl_cycles = 0;
   if (o.engine == "model") {
     model::BranchQueue q(o.depth);
-    st = model::replay(q, model::branch_source(o.trace), model::branch_source(o.trace), cfg);
+    st = model::replay(q, trace::branch_source(o.trace), trace::branch_source(o.trace), cfg);
   } else {
-    tb::SimEnv env = tb::SimEnv::from_env();
-    auto q = tb::BranchQueueRtl::create(o.depth, env, "hwprof_profile_queue", o.seed);
-    st = model::replay(*q, model::branch_source(o.trace), model::branch_source(o.trace), cfg);
+    auto q = sim::make_branch_queue_rtl(o.depth, sim_options(o.wave), "hwprof_profile_queue", o.seed);
+    st = model::replay(*q, trace::branch_source(o.trace), trace::branch_source(o.trace), cfg);
     rtl_cycles = q->cycles();
   }
   p.finish();
@@ -151,7 +152,8 @@ void run_path(const ProfileOpts& o, const Global& g) {
   ctrl.policy = model::HptCtrl::parse_policy(o.policy);
   ProfilerOptions cfg;
   cfg.ppcr = model::Ppcr::preset(o.mode, o.max_ext);
-  cfg.frontend = tb::PathConfig{o.depth, o.stack_depth, o.max_len};
+  cfg.frontend = sim::PathConfig{o.depth, o.stack_depth, o.max_len};
+  cfg.sim = sim_options(o.wave);
   cfg.sets = o.sets;
   cfg.ways = o.ways;
   cfg.hpt_ctrl = ctrl.pack();
@@ -341,6 +343,7 @@ void add_profile_command(CLI::App& app, Global& g) {
       ->expected(5)
       ->check(CLI::Range(1u, 1000u));
   c->add_option("--seed", o->seed, "seed for the RTL's random initial state")->capture_default_str();
+  c->add_option("--wave", o->wave, "rtl: write an FST waveform of the run to FILE");
   add_rap_options(c, o->rap);
   add_phase_options(c, o->phase);
   c->add_flag("--json", o->json, "machine-readable report (includes a stats object)");
@@ -351,6 +354,7 @@ void add_profile_command(CLI::App& app, Global& g) {
       o->phase.trace = o->trace;
       o->phase.json = o->json;
       o->phase.seed = o->seed;
+      o->phase.sim = sim_options(o->wave);
       run_phase(o->phase, g);
       return;
     }
@@ -359,6 +363,7 @@ void add_profile_command(CLI::App& app, Global& g) {
       o->rap.trace = o->trace;
       o->rap.json = o->json;
       o->rap.seed = o->seed;
+      o->rap.sim = sim_options(o->wave);
       run_rap(o->rap, g);
       return;
     }

@@ -2,6 +2,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
+
+#include "sim_options.h"
 
 namespace hwprof::cli {
 
@@ -10,6 +13,14 @@ namespace hwprof::cli {
 struct Exit {
   int code;
 };
+
+/// The Verilated engines' options from --wave FILE (empty: no waveform).
+inline sim::SimOptions sim_options(const std::string& wave_file) {
+  sim::SimOptions s;
+  s.wave = !wave_file.empty();
+  s.wave_file = wave_file;
+  return s;
+}
 
 struct Global {
   bool quiet = false;

@@ -1,6 +1,9 @@
 #include "path_run.h"
 
+#include <stdexcept>
+
 #include "frontend_replay.h"
+#include "trace_source.h"
 
 namespace hwprof::cli {
 
@@ -27,13 +30,14 @@ model::PathStackStats read_stats(Engine& eng) {
 }  // namespace
 
 PathRun run_path_frontend(const std::string& trace, const std::string& engine, uint32_t ppcr,
-                          const tb::PathConfig& cfg, uint64_t seed, uint64_t branches, Progress& progress,
+                          const sim::PathConfig& cfg, const sim::SimOptions& sim, uint64_t seed, uint64_t branches,
+                          Progress& progress,
                           const std::function<void(const model::Emission&)>& on_emit) {
   PathRun run;
   if (engine == "model") {
     model::PathStackAlgo algo(cfg.depth, cfg.max_len);
     const model::Ppcr reg{ppcr};
-    auto src = model::branch_source(trace);
+    auto src = trace::branch_source(trace);
     model::BranchRecord r;
     while (src(r)) {
       if (auto e = algo.process(model::PathRecord::classify(r, reg))) on_emit(*e);
@@ -42,20 +46,14 @@ PathRun run_path_frontend(const std::string& trace, const std::string& engine, u
     run.stats = algo.stats();
     return run;
   }
-  tb::SimEnv env = tb::SimEnv::from_env();
+  if (engine != "rtl") throw std::invalid_argument("unknown engine '" + engine + "' (model, rtl)");
   model::FrontendReplayConfig rc;
   rc.ppcr = ppcr;
   rc.on_emit = on_emit;
   rc.progress = [&](uint64_t n) { progress.update(n, branches, "records"); };
-  if (engine == "rtl") {
-    auto eng = tb::make_path_frontend_rtl(cfg, env, "hwprof_paths", seed);
-    run.cycles = model::replay_frontend(*eng, model::branch_source(trace), rc).cycles;
-    run.stats = read_stats(*eng);
-  } else {
-    auto eng = tb::make_path_frontend_lockstep(cfg, env, "hwprof_paths", seed);
-    run.cycles = model::replay_frontend(eng, model::branch_source(trace), rc).cycles;
-    run.stats = read_stats(eng);
-  }
+  auto eng = sim::make_path_frontend_rtl(cfg, sim, "hwprof_paths", seed);
+  run.cycles = model::replay_frontend(*eng, trace::branch_source(trace), rc).cycles;
+  run.stats = read_stats(*eng);
   return run;
 }
 

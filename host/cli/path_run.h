@@ -1,6 +1,5 @@
 // Runs a trace's branch records through the path-stack front end with the
-// engine the user chose (the functional model, the Verilated RTL, or both in
-// lock-step) and hands every emitted descriptor to a callback. Shared by
+// engine the user chose (the functional model or the Verilated RTL) and hands every emitted descriptor to a callback. Shared by
 // `hwprof paths` and `hwprof kpaths`.
 #pragma once
 
@@ -11,6 +10,7 @@
 #include "path_frontend_rtl.h"
 #include "path_stack_algo.h"
 #include "progress.h"
+#include "sim_options.h"
 
 namespace hwprof::cli {
 
@@ -19,10 +19,11 @@ struct PathRun {
   uint64_t cycles = 0;          ///< clock cycles (RTL engines only)
 };
 
-/// engine: "model", "rtl" or "lockstep"; `branches` (the trace's branch
-/// record count) scales the progress report.
+/// engine: "model" or "rtl" (`sim`: its waveform options); `branches` (the
+/// trace's branch record count) scales the progress report.
 PathRun run_path_frontend(const std::string& trace, const std::string& engine, uint32_t ppcr,
-                          const tb::PathConfig& cfg, uint64_t seed, uint64_t branches, Progress& progress,
+                          const sim::PathConfig& cfg, const sim::SimOptions& sim, uint64_t seed, uint64_t branches,
+                          Progress& progress,
                           const std::function<void(const model::Emission&)>& on_emit);
 
 }  // namespace hwprof::cli

@@ -14,6 +14,7 @@
 #include "phase_metrics.h"
 #include "progress.h"
 #include "trace.h"
+#include "trace_source.h"
 
 namespace hwprof::cli {
 
@@ -40,12 +41,11 @@ UnitRun run_dcr(const PhaseProfileOpts& o, const Global& g, uint64_t branches) {
   cfg.progress = [&](uint64_t n) { p.update(n, branches, "records"); };
   model::DcrReplayResult r;
   if (o.engine == "model") {
-    model::DcrTracker eng(tb::DcrConfig{}.params());
-    r = model::replay_dcr(eng, model::branch_source(o.trace), cfg);
+    model::DcrTracker eng(sim::DcrConfig{}.params());
+    r = model::replay_dcr(eng, trace::branch_source(o.trace), cfg);
   } else {
-    tb::SimEnv env = tb::SimEnv::from_env();
-    auto eng = tb::make_dcr_rtl(tb::DcrConfig{}, env, "hwprof_profile_phase_dcr", o.seed);
-    r = model::replay_dcr(*eng, model::branch_source(o.trace), cfg);
+    auto eng = sim::make_dcr_rtl(sim::DcrConfig{}, o.sim, "hwprof_profile_phase_dcr", o.seed);
+    r = model::replay_dcr(*eng, trace::branch_source(o.trace), cfg);
   }
   p.finish();
   UnitRun u;
@@ -73,7 +73,7 @@ UnitRun run_dcr(const PhaseProfileOpts& o, const Global& g, uint64_t branches) {
 
 UnitRun run_detector(const PhaseProfileOpts& o, const Global& g, uint64_t branches) {
   const model::DetectorMode mode = model::detector_mode(o.detector);
-  const tb::DetectorConfig& hw = tb::detector_config(mode, false);
+  const sim::DetectorConfig hw = sim::detector_default(mode);
   if (!hw.params.legal_threshold(o.threshold))
     throw std::runtime_error(fmt::format("--threshold {}: must be 1..{} (signature elements sum to {})", o.threshold,
                                          1u << (hw.params.sig_w + 1), 1u << hw.params.sig_w));
@@ -85,11 +85,10 @@ UnitRun run_detector(const PhaseProfileOpts& o, const Global& g, uint64_t branch
   model::DetectorReplayResult r;
   if (o.engine == "model") {
     model::PhaseDetector eng(hw.params, hw.depth, hw.max_len);
-    r = model::replay_detector(eng, model::branch_source(o.trace), cfg, mode);
+    r = model::replay_detector(eng, trace::branch_source(o.trace), cfg, mode);
   } else {
-    tb::SimEnv env = tb::SimEnv::from_env();
-    auto eng = tb::make_detector_rtl(hw, env, "hwprof_profile_phase_" + o.detector, o.seed);
-    r = model::replay_detector(*eng, model::branch_source(o.trace), cfg, mode);
+    auto eng = sim::make_detector_rtl(hw, o.sim, "hwprof_profile_phase_" + o.detector, o.seed);
+    r = model::replay_detector(*eng, trace::branch_source(o.trace), cfg, mode);
   }
   p.finish();
   UnitRun u;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "commands.h"
+#include "sim_options.h"
 
 namespace hwprof::cli {
 
@@ -25,6 +26,7 @@ struct PhaseProfileOpts {
   std::string trace;
   bool json = false;
   uint64_t seed = 1;
+  sim::SimOptions sim;  ///< rtl: waveform options (--wave)
 };
 
 /// Registers --detector, --interval, --threshold, --cpi, --show.

@@ -20,10 +20,9 @@
 #include "rap_engine.h"
 #include "rap_engine_rtl.h"
 #include "rap_replay.h"
-#include "rap_source.h"
 #include "rap_tree.h"
-#include "sim_env.h"
 #include "trace.h"
+#include "trace_source.h"
 
 namespace hwprof::cli {
 
@@ -96,7 +95,7 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
     throw std::runtime_error(fmt::format("--merge-first {}: must be 1..4294967295", o.merge_first));
   if (o.source != "code" && o.source != "val")
     throw std::runtime_error(fmt::format("--source {}: must be code or val", o.source));
-  model::RapEngineConfig cfg = tb::kRapDefault;
+  model::RapEngineConfig cfg = sim::kRapDefault;
   if (o.tcam_slice > 8 || (o.tcam_slice != 0 && cfg.range_bits % o.tcam_slice != 0))
     throw std::runtime_error(fmt::format("--tcam-slice {}: must be 0 or 1..8 dividing {}", o.tcam_slice,
                                          cfg.range_bits));
@@ -116,10 +115,10 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
   }
   const uint64_t vals = info.kinds[static_cast<int>(trace::Kind::Val)];
   const uint64_t branches = info.records - vals;
-  const auto kind = o.source == "val" ? model::RapSourceKind::Val : model::RapSourceKind::Code;
-  const uint64_t total = kind == model::RapSourceKind::Val ? vals : (branches ? branches - 1 : 0);
+  const auto kind = o.source == "val" ? trace::RapSourceKind::Val : trace::RapSourceKind::Code;
+  const uint64_t total = kind == trace::RapSourceKind::Val ? vals : (branches ? branches - 1 : 0);
   if (total == 0)
-    throw std::runtime_error(o.trace + (kind == model::RapSourceKind::Val
+    throw std::runtime_error(o.trace + (kind == trace::RapSourceKind::Val
                                             ? ": the trace holds no val records (--source val)"
                                             : ": the trace holds fewer than two branch records (--source code)"));
 
@@ -140,12 +139,11 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
   std::unique_ptr<model::RapTree> tree;
   if (o.engine == "model") {
     model::RapEngine eng(cfg);
-    r = model::replay_rap(eng, model::rap_source(o.trace, kind), rc);
+    r = model::replay_rap(eng, trace::rap_source(o.trace, kind), rc);
     tree = std::make_unique<model::RapTree>(eng.tree());
   } else {
-    const tb::SimEnv env = tb::SimEnv::from_env();
-    auto eng = tb::make_rap_rtl(cfg, env, "hwprof_profile_rap", o.seed);
-    r = model::replay_rap(*eng, model::rap_source(o.trace, kind), rc);
+    auto eng = sim::make_rap_rtl(cfg, o.sim, "hwprof_profile_rap", o.seed);
+    r = model::replay_rap(*eng, trace::rap_source(o.trace, kind), rc);
     std::vector<std::tuple<uint32_t, unsigned, uint64_t>> nodes;
     for (const auto& x : model::rap_dump_nodes(r.beats, cfg.range_bits)) nodes.emplace_back(x.prefix, x.depth, x.count);
     tree = std::make_unique<model::RapTree>(model::RapTree::from_nodes(params, r.counters.n, nodes));

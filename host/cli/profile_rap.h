@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.h"
+#include "sim_options.h"
 
 namespace hwprof::cli {
 
@@ -24,6 +25,7 @@ struct RapProfileOpts {
   std::string trace;
   bool json = false;
   uint64_t seed = 1;
+  sim::SimOptions sim;  ///< rtl: waveform options (--wave)
 };
 
 /// Registers --eps, --nodes, --buffer, --merge-first, --source, --hot, --plot.

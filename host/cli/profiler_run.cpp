@@ -5,6 +5,7 @@
 #include "path_profiler_rtl.h"
 #include "path_run.h"
 #include "profiler_replay.h"
+#include "trace_source.h"
 
 namespace hwprof::cli {
 
@@ -16,7 +17,7 @@ ProfilerRun run_model(const std::string& trace, const ProfilerOptions& cfg, uint
   model::HptAlgo hpt(cfg.sets, cfg.ways);
   const model::HptCtrl ctrl = model::HptCtrl::unpack(cfg.hpt_ctrl);
   if (cfg.want_exact) run.exact.emplace();
-  const PathRun fe = run_path_frontend(trace, "model", cfg.ppcr, cfg.frontend, seed, branches, progress,
+  const PathRun fe = run_path_frontend(trace, "model", cfg.ppcr, cfg.frontend, cfg.sim, seed, branches, progress,
                                        [&](const model::Emission& e) {
                                          hpt.insert(e, ctrl);
                                          if (run.exact) run.exact->add(e);
@@ -31,14 +32,13 @@ ProfilerRun run_model(const std::string& trace, const ProfilerOptions& cfg, uint
 // The exact profile is not visible to it (the caller rebuilds it).
 ProfilerRun run_rtl(const std::string& trace, const ProfilerOptions& cfg, uint64_t seed, uint64_t branches,
                     Progress& progress) {
-  tb::SimEnv env = tb::SimEnv::from_env();
-  const tb::ProfilerConfig pc{cfg.frontend, cfg.sets, cfg.ways};
-  auto eng = tb::make_path_profiler_rtl(pc, env, "hwprof_profile_path", seed);
+  const sim::ProfilerConfig pc{cfg.frontend, cfg.sets, cfg.ways};
+  auto eng = sim::make_path_profiler_rtl(pc, cfg.sim, "hwprof_profile_path", seed);
   model::ProfilerReplayConfig rc;
   rc.ppcr = cfg.ppcr;
   rc.hpt_ctrl = cfg.hpt_ctrl;
   rc.progress = [&](uint64_t n) { progress.update(n, branches, "records"); };
-  const auto res = model::replay_profiler(*eng, model::branch_source(trace), rc);
+  const auto res = model::replay_profiler(*eng, trace::branch_source(trace), rc);
   ProfilerRun run;
   for (const auto& d : res.entries) run.entries.push_back({true, d.key, d.acc});
   run.stats = {res.hpt.descs, res.hpt.hits, res.hpt.fills, res.hpt.replacements,

@@ -21,15 +21,17 @@
 #include "path_profile.h"
 #include "path_stack_algo.h"
 #include "progress.h"
+#include "sim_options.h"
 
 namespace hwprof::cli {
 
 struct ProfilerOptions {
   uint32_t ppcr = model::Ppcr::kBl;
-  tb::PathConfig frontend;  ///< queue depth, stack depth, MaxLen
+  sim::PathConfig frontend;  ///< queue depth, stack depth, MaxLen
   unsigned sets = 128;
   unsigned ways = 4;
   uint32_t hpt_ctrl = model::HptCtrl::reset_value();  ///< HPT CTRL (docs/hpt.md, "Registers")
+  sim::SimOptions sim;      ///< rtl: waveform options
   bool want_exact = true;  ///< also build the exact profile when the engine sees the descriptors
 };
 

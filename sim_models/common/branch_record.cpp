@@ -2,19 +2,24 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <memory>
 
 namespace hwprof::model {
 
-BranchRecord BranchRecord::from_trace(const trace::Record& r) {
+const char* kind_name(BranchKind k) {
+  static const char* const names[kNumBranchKinds] = {"br", "jmp", "ijmp", "call", "icall", "ret"};
+  return names[static_cast<unsigned>(k)];
+}
+
+BranchRecord BranchRecord::make(BranchKind kind, uint64_t pc, uint64_t target, bool taken, uint8_t ilen,
+                                uint32_t insns, uint32_t events) {
   BranchRecord b;
-  b.kind = static_cast<uint8_t>(r.kind);
-  b.pc = static_cast<uint32_t>(r.pc);
-  b.target = static_cast<uint32_t>(r.target);
-  b.taken = r.taken;
-  b.ilen = r.ilen;
-  b.insns = static_cast<uint16_t>(std::min<uint32_t>(r.insns, (1u << kInsnsW) - 1));
-  b.events = static_cast<uint8_t>(std::min<uint32_t>(r.events, (1u << kEventsW) - 1));
+  b.kind = static_cast<uint8_t>(kind);
+  b.pc = static_cast<uint32_t>(pc);
+  b.target = static_cast<uint32_t>(target);
+  b.taken = taken;
+  b.ilen = ilen;
+  b.insns = static_cast<uint16_t>(std::min<uint32_t>(insns, (1u << kInsnsW) - 1));
+  b.events = static_cast<uint8_t>(std::min<uint32_t>(events, (1u << kEventsW) - 1));
   return b;
 }
 
@@ -59,7 +64,7 @@ BranchRecord BranchRecord::unpack(const std::array<uint32_t, 3>& w) {
 
 std::string BranchRecord::str() const {
   char buf[96];
-  const char* k = kind < 6 ? trace::kind_name(static_cast<trace::Kind>(kind)).data() : "?";
+  const char* k = kind < kNumBranchKinds ? kind_name(static_cast<BranchKind>(kind)) : "?";
   std::snprintf(buf, sizeof buf, "%s %08x %08x %d %u %u %u", k, pc, target, taken ? 1 : 0, ilen, insns, events);
   return buf;
 }
@@ -70,30 +75,17 @@ const char* class_name(BranchClass c) {
 }
 
 BranchClass classify(const BranchRecord& r) {
-  switch (static_cast<trace::Kind>(r.kind)) {
-    case trace::Kind::Call:
-    case trace::Kind::Icall:
+  switch (static_cast<BranchKind>(r.kind)) {
+    case BranchKind::Call:
+    case BranchKind::Icall:
       return BranchClass::Call;
-    case trace::Kind::Ret:
+    case BranchKind::Ret:
       return BranchClass::Return;
-    case trace::Kind::Ijmp:
+    case BranchKind::Ijmp:
       return BranchClass::Indirect;
     default:
       return (r.taken && r.target <= r.pc) ? BranchClass::Backward : BranchClass::Forward;
   }
-}
-
-RecordSource branch_source(const std::string& path) {
-  std::shared_ptr<trace::Reader> rd = trace::Reader::open(path);
-  return [rd](BranchRecord& b) {
-    trace::Record r;
-    while (rd->next(r))
-      if (r.is_branch()) {
-        b = BranchRecord::from_trace(r);
-        return true;
-      }
-    return false;
-  };
 }
 
 }  // namespace hwprof::model

@@ -7,8 +7,6 @@
 #include <functional>
 #include <string>
 
-#include "trace.h"
-
 namespace hwprof::model {
 
 inline constexpr unsigned kAddrW = 32;    // hwprof_pkg::AddrW
@@ -16,9 +14,17 @@ inline constexpr unsigned kInsnsW = 16;   // hwprof_pkg::InsnsW
 inline constexpr unsigned kEventsW = 8;   // hwprof_pkg::EventsW
 inline constexpr unsigned kBranchRecW = 3 + 2 * kAddrW + 1 + 4 + kInsnsW + kEventsW;  // 96
 
+/// Branch kinds: hwprof_pkg::kind_e, the same codes as the branch kinds of
+/// trace::Kind (host/lib/trace.h; the trace library converts, see
+/// host/lib/trace_source.h).
+enum class BranchKind : uint8_t { Br = 0, Jmp = 1, Ijmp = 2, Call = 3, Icall = 4, Ret = 5 };
+inline constexpr unsigned kNumBranchKinds = 6;
+/// "br", "jmp", "ijmp", "call", "icall", "ret" (the trace format's names).
+const char* kind_name(BranchKind k);
+
 /// hwprof_pkg::branch_rec_t.
 struct BranchRecord {
-  uint8_t kind = 0;  ///< trace::Kind code 0..5
+  uint8_t kind = 0;  ///< BranchKind code 0..5
   uint32_t pc = 0;
   uint32_t target = 0;
   bool taken = false;
@@ -26,8 +32,10 @@ struct BranchRecord {
   uint16_t insns = 0;
   uint8_t events = 0;
 
-  /// From a trace record: low AddrW address bits, insns and events saturated.
-  static BranchRecord from_trace(const trace::Record& r);
+  /// From a record's full-width fields: low AddrW address bits, insns and
+  /// events saturated to their widths.
+  static BranchRecord make(BranchKind kind, uint64_t pc, uint64_t target, bool taken, uint8_t ilen, uint32_t insns,
+                           uint32_t events);
   /// next = taken ? target : pc + ilen (modulo 2^AddrW).
   uint32_t next() const { return taken ? target : static_cast<uint32_t>(pc + ilen); }
   /// Packs as the SystemVerilog packed struct: word 0 holds bits 31:0
@@ -52,10 +60,8 @@ const char* class_name(BranchClass c);
 BranchClass classify(const BranchRecord& r);
 
 /// A stream of branch records: fills `r` and returns true, false at the end.
+/// The models never open files: a trace file's stream comes from the trace
+/// library (trace::branch_source, host/lib/trace_source.h).
 using RecordSource = std::function<bool(BranchRecord&)>;
-
-/// The branch records of a trace file (val records skipped), converted with
-/// from_trace. The trace should have passed trace::scan() first.
-RecordSource branch_source(const std::string& path);
 
 }  // namespace hwprof::model

@@ -1,4 +1,6 @@
-// Event streams for the RAP engine from a trace (hwprof-spec.md 4.1):
+// Event streams for the RAP engine (hwprof-spec.md 4.1), built from records
+// (a trace file's streams come from the trace library: trace::rap_source,
+// host/lib/trace_source.h):
 //  - code profile: for every branch record after the first, value = the
 //    previous record's next (low 32 bits: the start of the basic block that
 //    ends at this record), weight = this record's insns (16-bit saturating,
@@ -8,16 +10,18 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 
+#include "branch_record.h"
 #include "rap_replay.h"
 
 namespace hwprof::model {
 
-enum class RapSourceKind { Code, Val };
+/// The code-profile events of a branch record stream. limit = 0: the whole
+/// stream, else at most `limit` events.
+RapEventSource rap_code_source(RecordSource branches, uint64_t limit = 0);
 
-/// The trace should have passed trace::scan() first. limit = 0: the whole
-/// trace, else at most `limit` events.
-RapEventSource rap_source(const std::string& path, RapSourceKind kind, uint64_t limit = 0);
+/// The event of one `val` record: the low 32 bits of the value, the weight
+/// saturated to 16 bits.
+RapEvent rap_value_event(uint64_t value, uint32_t weight);
 
 }  // namespace hwprof::model

@@ -1,7 +1,5 @@
 #include "sim_env.h"
 
-#include <sys/stat.h>
-
 #include <cstdlib>
 #include <string>
 
@@ -28,9 +26,15 @@ SimEnv SimEnv::from_env() {
   return e;
 }
 
-std::string SimEnv::wave_path(const std::string& test, uint64_t s) const {
-  mkdir(wave_dir.c_str(), 0755);
-  return wave_dir + "/" + test + "_seed" + std::to_string(s) + ".fst";
+sim::SimOptions SimEnv::options() const {
+  sim::SimOptions o;
+  o.wave = trace;
+  o.wave_dir = wave_dir;
+  o.wave_start = trace_start;
+  o.wave_end = trace_end;
+  return o;
 }
+
+std::string SimEnv::wave_path(const std::string& test, uint64_t s) const { return options().wave_path(test, s); }
 
 }  // namespace hwprof::tb

@@ -1,5 +1,6 @@
 // Test-bench environment: seeds, waveform switches and stimulus throttles,
-// read from environment variables so a failing run replays exactly.
+// read from environment variables so a failing run replays exactly. The
+// engines (sim/) take the waveform switches as sim::SimOptions (options()).
 //
 //   SEED=<n>          base seed (default 1); printed by every test
 //   SEEDS=<n>         number of seeds a random test sweeps (default per test)
@@ -15,6 +16,8 @@
 #include <random>
 #include <string>
 
+#include "sim_options.h"
+
 namespace hwprof::tb {
 
 struct SimEnv {
@@ -28,6 +31,8 @@ struct SimEnv {
   int stall_pct = -1;
 
   static SimEnv from_env();
+  /// The engines' options: TRACE, TRACE_START/END and WAVE_DIR.
+  sim::SimOptions options() const;
   /// Bubble / backpressure percentages for one seed of a random sweep:
   /// IDLE_PCT / STALL_PCT when set, else the seed picks from 0/10/50/90%
   /// (16 consecutive seeds cover every pair).

@@ -10,15 +10,15 @@
 #include <filesystem>
 #include <random>
 
-#include "branch_queue_rtl.h"
+#include "branch_queue_lockstep.h"
 #include "gtest_util.h"
 #include "retire_replay.h"
 #include "trace.h"
+#include "trace_source.h"
 
 using hwprof::model::BranchQueue;
 using hwprof::model::BranchRecord;
 using hwprof::tb::BranchQueueLockstep;
-using hwprof::tb::BranchQueueRtl;
 using hwprof::tb::LockstepMismatch;
 using hwprof::tb::SimEnv;
 using hwprof::tb::Throttle;
@@ -143,7 +143,7 @@ TEST_P(BranchQueueDepth, RandomLockstepWithBubblesAndBackpressure) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Depths, BranchQueueDepth, ::testing::ValuesIn(BranchQueueRtl::depths()),
+INSTANTIATE_TEST_SUITE_P(Depths, BranchQueueDepth, ::testing::ValuesIn(hwprof::tb::branch_queue_depths()),
                          [](const auto& i) { return "depth" + std::to_string(i.param); });
 
 // The scoreboard must catch a model that differs from the RTL: a model one
@@ -186,12 +186,12 @@ TEST_P(BranchQueueRealTrace, ReplayMatchesModelEveryCycle) {
           return;
         }
       } while (!r.is_branch());
-      if (BranchRecord::from_trace(r) != got) ++bad;
+      if (hwprof::trace::branch_record(r) != got) ++bad;
       ++seen;
     };
     hwprof::model::ReplayStats st;
     try {
-      st = hwprof::model::replay(q, hwprof::model::branch_source(path), hwprof::model::branch_source(path), cfg);
+      st = hwprof::model::replay(q, hwprof::trace::branch_source(path), hwprof::trace::branch_source(path), cfg);
     } catch (const LockstepMismatch& e) {
       FAIL() << path << ": " << e.what();
     }

@@ -19,8 +19,9 @@
 #include <vector>
 
 #include "gtest_util.h"
-#include "hpt_rtl.h"
+#include "hpt_lockstep.h"
 #include "path_stack_algo.h"
+#include "trace_source.h"
 
 using hwprof::model::BranchRecord;
 using hwprof::model::Emission;
@@ -911,7 +912,7 @@ const std::vector<PathEntry>& trace_descriptors(const std::string& path) {
   std::vector<PathEntry> v;
   PathStackAlgo algo(16, 32);
   const Ppcr bl{Ppcr::kBl};
-  auto src = hwprof::model::branch_source(path);
+  auto src = hwprof::trace::branch_source(path);
   BranchRecord r;
   while (src(r))
     if (auto e = algo.process(PathRecord::classify(r, bl))) v.push_back(e->path);

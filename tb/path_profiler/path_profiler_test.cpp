@@ -11,9 +11,10 @@
 #include <random>
 
 #include "gtest_util.h"
-#include "path_profiler_rtl.h"
+#include "path_profiler_lockstep.h"
 #include "profiler_replay.h"
 #include "record_gen.h"
+#include "trace_source.h"
 
 using hwprof::model::BranchRecord;
 using hwprof::model::Emission;
@@ -398,12 +399,12 @@ TEST_P(PathProfilerRealTrace, LockstepEveryCycleAndTableEqualsFunctionalModels) 
   rc.stall = [&] { return stall(); };
   ProfilerReplayResult res;
   try {
-    res = hwprof::model::replay_profiler(ls, hwprof::model::branch_source(tc.path), rc);
+    res = hwprof::model::replay_profiler(ls, hwprof::trace::branch_source(tc.path), rc);
   } catch (const LockstepMismatch& e) {
     FAIL() << e.what();
   }
   hwprof::model::HptStats st;
-  const auto want = functional_table(hwprof::model::branch_source(tc.path), default_cfg(), Ppcr::kBl, rc.hpt_ctrl, &st);
+  const auto want = functional_table(hwprof::trace::branch_source(tc.path), default_cfg(), Ppcr::kBl, rc.hpt_ctrl, &st);
   expect_same_table(want, res.entries);
   EXPECT_EQ(res.hpt.descs, st.descs);
   EXPECT_EQ(res.hpt.hits, st.hits);

@@ -11,8 +11,9 @@
 
 #include "frontend_replay.h"
 #include "gtest_util.h"
-#include "path_frontend_rtl.h"
+#include "path_frontend_lockstep.h"
 #include "record_gen.h"
+#include "trace_source.h"
 
 using hwprof::model::BranchClass;
 using hwprof::model::BranchRecord;
@@ -480,7 +481,7 @@ TEST_P(PathFrontendRealTrace, LockstepEveryCycleAndEqualsFunctionalModel) {
   const TraceCase tc = GetParam();
   auto ls = hwprof::tb::make_path_frontend_lockstep(default_cfg(), env, hwprof::tb::current_test_name(), env.seed);
   PathStackAlgo algo(default_cfg().depth, default_cfg().max_len);
-  auto direct = hwprof::model::branch_source(tc.path);
+  auto direct = hwprof::trace::branch_source(tc.path);
   uint64_t mismatches = 0, n = 0;
   Throttle stall(env.seed, env.stall_pct >= 0 ? env.stall_pct : 5);
   hwprof::model::FrontendReplayConfig cfg;
@@ -497,7 +498,7 @@ TEST_P(PathFrontendRealTrace, LockstepEveryCycleAndEqualsFunctionalModel) {
   };
   hwprof::model::FrontendReplayStats st;
   try {
-    st = hwprof::model::replay_frontend(ls, hwprof::model::branch_source(tc.path), cfg);
+    st = hwprof::model::replay_frontend(ls, hwprof::trace::branch_source(tc.path), cfg);
   } catch (const LockstepMismatch& e) {
     FAIL() << tc.path << " " << tc.mode << ": " << e.what();
   }

@@ -19,8 +19,9 @@
 
 #include "dcr_algo.h"
 #include "dcr_replay.h"
-#include "dcr_rtl.h"
+#include "dcr_lockstep.h"
 #include "gtest_util.h"
+#include "trace_source.h"
 
 using hwprof::model::BranchRecord;
 using hwprof::model::DcrAlgo;
@@ -673,7 +674,7 @@ TEST_P(DcrRealTrace, LockstepEveryCycleAndResultsEqualDcrAlgo) {
   constexpr uint32_t kInterval = 20000;
   std::vector<BranchRecord> recs;
   {
-    auto src = hwprof::model::branch_source(path);
+    auto src = hwprof::trace::branch_source(path);
     BranchRecord r;
     while (src(r)) recs.push_back(r);
   }

@@ -16,9 +16,10 @@
 #include <vector>
 
 #include "detector_replay.h"
-#include "detector_rtl.h"
+#include "detector_lockstep.h"
 #include "gtest_util.h"
 #include "record_gen.h"
+#include "trace_source.h"
 
 using namespace hwprof;
 using namespace hwprof::tb;
@@ -67,7 +68,7 @@ std::vector<BranchRecord> random_records(uint64_t seed, size_t n) {
 
 SourceFactory trace_source(const std::string& path, uint64_t limit) {
   return [path, limit]() -> RecordSource {
-    auto src = model::branch_source(path);
+    auto src = hwprof::trace::branch_source(path);
     auto n = std::make_shared<uint64_t>(0);
     return [src, n, limit](BranchRecord& r) {
       if (limit && *n >= limit) return false;

@@ -13,7 +13,8 @@
 
 #include "branch_record.h"
 #include "gtest_util.h"
-#include "markov_rtl.h"
+#include "markov_lockstep.h"
+#include "trace_source.h"
 
 using hwprof::model::IntervalCounter;
 using hwprof::model::MarkovAlgo;
@@ -259,7 +260,7 @@ TEST_P(PhaseCellsTrace, BoundariesAndPredictionsMatch) {
   const std::string name = test_name() + "_" + hwprof::tb::trace_test_name(GetParam());
   auto il = hwprof::tb::make_interval_lockstep({32, 40}, env, name + "_interval", env.seed);
   auto ml = hwprof::tb::make_markov_lockstep(256, env, name + "_markov", env.seed);
-  auto src = hwprof::model::branch_source(GetParam());
+  auto src = hwprof::trace::branch_source(GetParam());
   hwprof::model::BranchRecord r;
   std::map<uint32_t, uint64_t> freq;
   std::map<uint32_t, uint16_t> ids;

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "rap_engine_rtl.h"
+#include "rap_engine_lockstep.h"
 #include "rap_event_buffer.h"
 #include "rap_replay.h"
-#include "rap_source.h"
+#include "trace_source.h"
 
 namespace hwprof::tb {
 

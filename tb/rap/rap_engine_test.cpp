@@ -20,9 +20,9 @@
 
 #include "gtest_util.h"
 #include "rap_both.h"
-#include "rap_engine_rtl.h"
+#include "rap_engine_lockstep.h"
 #include "rap_replay.h"
-#include "rap_source.h"
+#include "trace_source.h"
 
 using hwprof::model::kRapBufMaxDepth;
 using hwprof::model::kRapCmdClear;
@@ -379,10 +379,10 @@ TEST(RapEngine, RealTracesCodeProfile) {
       RapReplayConfig rc;
       rc.buffer = buffer;
       rc.merge_first = 1024;
-      const auto src = hwprof::model::rap_source(t, hwprof::model::RapSourceKind::Code, limit);
+      const auto src = hwprof::trace::rap_source(t, hwprof::trace::RapSourceKind::Code, limit);
       const RapReplayResult r = hwprof::model::replay_rap(b, src, rc);
       const RapTree ref = reference(params_of(kRapDefault, rc), buffer,
-                                    hwprof::model::rap_source(t, hwprof::model::RapSourceKind::Code, limit));
+                                    hwprof::trace::rap_source(t, hwprof::trace::RapSourceKind::Code, limit));
       EXPECT_EQ(str(hwprof::model::rap_dump_nodes(r.beats, 32)), str(hwprof::model::rap_tree_nodes(ref)));
       EXPECT_EQ(r.counters.splits, ref.stats().splits);
       const double epc = double(r.events) / double(r.feed_cycles);

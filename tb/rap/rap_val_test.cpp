@@ -30,9 +30,9 @@
 
 #include "gtest_util.h"
 #include "rap_both.h"
-#include "rap_engine_rtl.h"
+#include "rap_engine_lockstep.h"
 #include "rap_replay.h"
-#include "rap_source.h"
+#include "trace_source.h"
 
 using hwprof::model::RapDumpNode;
 using hwprof::model::RapEngine;
@@ -43,7 +43,7 @@ using hwprof::model::RapEventSource;
 using hwprof::model::RapParams;
 using hwprof::model::RapReplayConfig;
 using hwprof::model::RapReplayResult;
-using hwprof::model::RapSourceKind;
+using hwprof::trace::RapSourceKind;
 using hwprof::model::RapTree;
 using hwprof::tb::kRapDefault;
 using hwprof::tb::RapEngineRtl;
@@ -72,7 +72,7 @@ uint64_t events_limit(uint64_t dflt) {
   return s ? std::strtoull(s, nullptr, 10) : dflt;
 }
 
-RapEventSource val_source(uint64_t limit) { return hwprof::model::rap_source(kValTrace, RapSourceKind::Val, limit); }
+RapEventSource val_source(uint64_t limit) { return hwprof::trace::rap_source(kValTrace, RapSourceKind::Val, limit); }
 
 /// Prefix mask of a node at `depth` (2 * depth bits, W = 32).
 uint32_t mask_of(unsigned depth) { return depth == 0 ? 0u : ~0u << (32 - 2 * depth); }

@@ -7,6 +7,7 @@
 #include "branch_queue.h"
 #include "branch_record.h"
 #include "retire_replay.h"
+#include "trace_source.h"
 
 using namespace hwprof::model;
 
@@ -40,7 +41,7 @@ BOOST_AUTO_TEST_CASE(SaturatesCountsAndTruncatesAddresses) {
   t.ilen = 5;
   t.insns = 70000;
   t.events = 300;
-  auto b = BranchRecord::from_trace(t);
+  auto b = hwprof::trace::branch_record(t);
   BOOST_TEST(b.pc == 0x028fc7e1u);
   BOOST_TEST(b.insns == 0xffffu);
   BOOST_TEST(b.events == 0xffu);

@@ -26,6 +26,7 @@
 #include "kpaths.h"
 #include "path_profile.h"
 #include "path_stack_algo.h"
+#include "trace_source.h"
 
 #ifndef HWPROF_TRACE_DIR
 #error "HWPROF_TRACE_DIR must point at tests/traces"
@@ -465,7 +466,7 @@ BOOST_AUTO_TEST_CASE(shipped_traces_equal_brute_force) {
     model::PathStackAlgo algo;  // depth 16, MaxLen 32: the front end's defaults
     model::PathProfile bl;
     const model::Ppcr ppcr{model::Ppcr::kBl};
-    auto src = model::branch_source(path);
+    auto src = hwprof::trace::branch_source(path);
     model::BranchRecord rec;
     while (src(rec))
       if (auto e = algo.process(model::PathRecord::classify(rec, ppcr))) {

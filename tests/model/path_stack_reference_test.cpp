@@ -25,6 +25,7 @@
 
 #include "branch_record.h"
 #include "path_stack_algo.h"
+#include "trace_source.h"
 
 #ifndef HWPROF_TRACE_DIR
 #error "HWPROF_TRACE_DIR must point at tests/traces"
@@ -302,7 +303,7 @@ std::vector<std::string> shipped_traces() {
 
 std::vector<BranchRecord> load(const std::string& path) {
   std::vector<BranchRecord> v;
-  auto src = hwprof::model::branch_source(path);
+  auto src = hwprof::trace::branch_source(path);
   BranchRecord b;
   while (src(b)) v.push_back(b);
   return v;

@@ -1,5 +1,5 @@
-// The Verilated branch_queue behind the model's In/Out interface, and the
-// lock-step engine that steps RTL and model together and compares them.
+// The lock-step engine of the branch queue: steps the model and the Verilated
+// branch_queue (sim/branch_queue_rtl.h) together and compares them.
 #pragma once
 
 #include <cstdint>
@@ -8,29 +8,19 @@
 #include <vector>
 
 #include "branch_queue.h"
+#include "branch_queue_rtl.h"
 #include "scoreboard.h"
 #include "sim_env.h"
 
 namespace hwprof::tb {
 
-/// RTL engine: same interface as model::BranchQueue.
-class BranchQueueRtl {
- public:
-  virtual ~BranchQueueRtl() = default;
-  virtual void reset() = 0;
-  /// Applies `in`, samples the outputs, then clocks one rising edge.
-  virtual model::BranchQueue::Out step(const model::BranchQueue::In& in) = 0;
-  /// Clock edges so far (reset() can be called at any time, mid-stream too).
-  virtual uint64_t cycles() const = 0;
-  virtual void flush_wave() = 0;
-  virtual std::string wave_path() const = 0;
+using sim::BranchQueueRtl;
 
-  /// Depths with a Verilated configuration (see tb/CMakeLists.txt).
-  static const std::vector<unsigned>& depths();
-  /// Throws std::invalid_argument for a depth that was not Verilated.
-  static std::unique_ptr<BranchQueueRtl> create(unsigned depth, const SimEnv& env, const std::string& wave_name,
-                                                uint64_t seed);
-};
+/// Depths with a Verilated configuration (sim/rtl_configs.cmake), list order.
+const std::vector<unsigned>& branch_queue_depths();
+/// Throws std::invalid_argument for a depth that was not Verilated.
+std::unique_ptr<BranchQueueRtl> make_branch_queue_rtl(unsigned depth, const SimEnv& env,
+                                                      const std::string& wave_name, uint64_t seed);
 
 /// Steps the model and the RTL with the same inputs every cycle; the
 /// scoreboard compares every output (data masked by deq_valid) and the

@@ -1,6 +1,6 @@
-// The Verilated RAP engine (rtl/rap/hwprof_rap_engine.sv) behind the cycle model's
-// In/Out interface (model::RapEngine, sim_models/rap/rap_engine.h), with its
-// scoreboard fields and lock-step engine.
+// Lock-step engine of the RAP engine: the cycle model (model::RapEngine,
+// sim_models/rap/rap_engine.h) against the Verilated rap_engine
+// (sim/rap_engine_rtl.h), with its scoreboard fields.
 #pragma once
 
 #include <cstdint>
@@ -10,23 +10,19 @@
 #include <vector>
 
 #include "lockstep.h"
-#include "path_frontend_rtl.h"  // RtlEngine
 #include "rap_engine.h"
+#include "rap_engine_rtl.h"
 #include "scoreboard.h"
 #include "sim_env.h"
 
 namespace hwprof::tb {
 
-using RapEngineRtl = RtlEngine<model::RapEngine>;
+using sim::kRapDefault;
+using sim::kRapSmall;
+using sim::kRapSmallFf;
+using sim::rap_config_name;
+using sim::RapEngineRtl;
 
-/// Name of a Verilated configuration: "w32_g127_q1024_t4".
-std::string rap_config_name(const model::RapEngineConfig& c);
-/// The default build: W = 32, 127 groups, RAM TCAM with 4-bit slices.
-inline const model::RapEngineConfig kRapDefault{32, 127, 1024, 8, 4, 4};
-/// W = 8, 8 groups, 4-deep queue, RAM TCAM with 4-bit slices (two slices).
-inline const model::RapEngineConfig kRapSmall{8, 8, 4, 8, 4, 4};
-/// kRapSmall with the flip-flop TCAM.
-inline const model::RapEngineConfig kRapSmallFf{8, 8, 4, 8, 4, 0};
 /// Throws std::invalid_argument for a configuration that was not Verilated.
 std::unique_ptr<RapEngineRtl> make_rap_rtl(const model::RapEngineConfig& cfg, const SimEnv& env,
                                            const std::string& wave_name, uint64_t seed);

@@ -1,6 +1,6 @@
-// The Verilated markov_predictor and interval_counter (rtl/phase/) behind
-// their cycle models' In/Out interfaces (sim_models/phase/markov.h,
-// interval.h), with scoreboard fields and lock-step engines.
+// Lock-step engines of the markov_predictor and interval_counter: the cycle
+// models (sim_models/phase/markov.h, interval.h) against the Verilated
+// engines (sim/markov_rtl.h), with scoreboard fields.
 #pragma once
 
 #include <cstdint>
@@ -11,14 +11,15 @@
 #include "interval.h"
 #include "lockstep.h"
 #include "markov.h"
-#include "path_frontend_rtl.h"  // RtlEngine
+#include "markov_rtl.h"
 #include "scoreboard.h"
 #include "sim_env.h"
 
 namespace hwprof::tb {
 
-using MarkovRtl = RtlEngine<model::MarkovPredictor>;
-using IntervalRtl = RtlEngine<model::IntervalCounter>;
+using sim::IntervalConfig;
+using sim::IntervalRtl;
+using sim::MarkovRtl;
 
 /// Slot counts with a Verilated markov_predictor: 256 (the default) and 4
 /// (small, so phases alias).
@@ -30,11 +31,6 @@ std::unique_ptr<MarkovRtl> make_markov_rtl(unsigned entries, const SimEnv& env, 
 /// interval_counter configurations: the default (IntervalW 32, CountW 40)
 /// and a narrow one (IntervalW 8, CountW 18) whose count saturates within a
 /// few records.
-struct IntervalConfig {
-  unsigned interval_w = 32;
-  unsigned count_w = 40;
-  std::string name() const;
-};
 const std::vector<IntervalConfig>& interval_configs();
 std::unique_ptr<IntervalRtl> make_interval_rtl(const IntervalConfig& cfg, const SimEnv& env,
                                                const std::string& wave_name, uint64_t seed);

@@ -1,6 +1,6 @@
-// The Verilated whole path profiler (path_profiler.sv: front end + HPT)
-// behind model::PathProfiler's In/Out interface, with its scoreboard fields
-// and lock-step engine.
+// Lock-step engine of the whole path profiler (front end + HPT):
+// model::PathProfiler against the Verilated path_profiler
+// (sim/path_profiler_rtl.h), with its scoreboard fields.
 #pragma once
 
 #include <memory>
@@ -8,24 +8,17 @@
 #include <string>
 #include <vector>
 
-#include "hpt_rtl.h"
-#include "path_frontend_rtl.h"
+#include "hpt_lockstep.h"
+#include "path_frontend_lockstep.h"
 #include "path_profiler.h"
+#include "path_profiler_rtl.h"
 
 namespace hwprof::tb {
 
-/// Parameters of a Verilated path_profiler configuration.
-struct ProfilerConfig {
-  PathConfig path;
-  unsigned sets = 128;
-  unsigned ways = 4;
-  std::string name() const;  ///< "q4_d16_l32_s128_w4"
-};
-inline void PrintTo(const ProfilerConfig& c, std::ostream* os) { *os << c.name(); }
+using sim::PathProfilerRtl;
+using sim::ProfilerConfig;
 
-using PathProfilerRtl = RtlEngine<model::PathProfiler>;
-
-/// Configurations with a Verilated path_profiler.
+/// Configurations with a Verilated path_profiler (list order; the first is the default).
 const std::vector<ProfilerConfig>& path_profiler_configs();
 /// Throws std::invalid_argument for a configuration that was not Verilated.
 std::unique_ptr<PathProfilerRtl> make_path_profiler_rtl(const ProfilerConfig& cfg, const SimEnv& env,

@@ -1,7 +1,6 @@
-// The Verilated DCR phase tracker (rtl/phase/hwprof_dcr_tracker.sv) behind its
-// cycle model's In/Out interface (model::DcrTracker,
-// sim_models/phase/dcr_tracker.h), with its scoreboard fields and lock-step
-// engine.
+// Lock-step engine of the DCR phase tracker: the cycle model
+// (model::DcrTracker, sim_models/phase/dcr_tracker.h) against the Verilated
+// dcr_tracker (sim/dcr_rtl.h), with its scoreboard fields.
 #pragma once
 
 #include <cstdint>
@@ -10,28 +9,18 @@
 #include <string>
 #include <vector>
 
+#include "dcr_rtl.h"
 #include "dcr_tracker.h"
 #include "lockstep.h"
-#include "path_frontend_rtl.h"  // RtlEngine
 #include "scoreboard.h"
 #include "sim_env.h"
 
 namespace hwprof::tb {
 
-/// Parameters of a Verilated dcr_tracker configuration.
-struct DcrConfig {
-  unsigned depth = 32;
-  unsigned sig_entries = 64;
-  unsigned markov_entries = 256;
-  std::string name() const;  ///< "d32_s64_m256"
-  /// The model's parameters (INTERVAL at its reset value 1,000,000).
-  model::DcrParams params() const;
-};
-inline void PrintTo(const DcrConfig& c, std::ostream* os) { *os << c.name(); }
+using sim::DcrConfig;
+using sim::DcrRtl;
 
-using DcrRtl = RtlEngine<model::DcrTracker>;
-
-/// Configurations with a Verilated dcr_tracker (see tb/phase/dcr.cmake):
+/// Configurations with a Verilated dcr_tracker (sim/rtl_configs.cmake):
 /// 32/64/256 (the default, first), 4/2/4 (tiny: overflow, LRU eviction and
 /// Markov aliasing within a few records), 8/5/2 (a table size that is not a
 /// power of two).

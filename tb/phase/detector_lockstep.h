@@ -1,7 +1,6 @@
-// The Verilated phase detector (rtl/phase/hwprof_phase_detector.sv, both modes)
-// behind the cycle model's In/Out interface (model::PhaseDetector,
-// sim_models/phase/phase_detector.h), with its scoreboard fields and
-// lock-step engine.
+// Lock-step engine of the phase detector (both modes): the cycle model
+// (model::PhaseDetector, sim_models/phase/phase_detector.h) against the
+// Verilated phase_detector (sim/detector_rtl.h), with its scoreboard fields.
 #pragma once
 
 #include <cstdint>
@@ -10,26 +9,18 @@
 #include <string>
 #include <vector>
 
+#include "detector_rtl.h"
 #include "lockstep.h"
-#include "path_frontend_rtl.h"  // RtlEngine
 #include "phase_detector.h"
 #include "scoreboard.h"
 #include "sim_env.h"
 
 namespace hwprof::tb {
 
-/// A Verilated phase_detector configuration.
-struct DetectorConfig {
-  model::DetectorParams params;  ///< mode, counters, sig_w, entries, markov entries, reset values
-  unsigned depth = 16;           ///< path stack (path mode)
-  unsigned max_len = 32;
-  std::string name() const;  ///< "bbv_n32_s10_e32", "path_n4_s4_e2_d4_l8"
-};
-inline void PrintTo(const DetectorConfig& c, std::ostream* os) { *os << c.name(); }
+using sim::DetectorConfig;
+using sim::DetectorRtl;
 
-using DetectorRtl = RtlEngine<model::PhaseDetector>;
-
-/// Configurations with a Verilated phase_detector (see tb/phase/detector.cmake):
+/// Configurations with a Verilated phase_detector (sim/rtl_configs.cmake, in its order):
 /// the defaults in both modes (32 counters, 10-bit elements, 32 entries,
 /// Markov 256, INTERVAL 1,000,000, THRESHOLD 128), and small ones (4
 /// counters, 4-bit elements, 2 entries, Markov 4, THRESHOLD 4; path stack

@@ -1,0 +1,96 @@
+// Clock, reset and optional FST tracing around one Verilated top.
+//
+// One VerilatedContext per harness. Inputs are changed while the clock is
+// low, away from the sampling edge. Per cycle c the waveform gets two
+// samples: time 10c (inputs applied, combinational outputs settled) and
+// 10c+5 (after the rising edge).
+#pragma once
+
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "sim_options.h"
+
+namespace hwprof::sim {
+
+template <typename Top>
+class Harness {
+ public:
+  /// `wave_name` names the FST file (with the seed) when opt.wave is set;
+  /// `seed` also seeds the randomised initial state.
+  Harness(const SimOptions& opt, const std::string& wave_name, uint64_t seed)
+      : opt_(opt), ctx_(std::make_unique<VerilatedContext>()) {
+    ctx_->randReset(2);  // random initial values (with -x-initial unique)
+    ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));
+    ctx_->commandArgs(0, static_cast<const char**>(nullptr));
+    if (opt.wave) ctx_->traceEverOn(true);
+    top_ = std::make_unique<Top>(ctx_.get(), "top");
+    if (opt.wave) {
+      fst_ = std::make_unique<VerilatedFstC>();
+      top_->trace(fst_.get(), 99);
+      path_ = opt.wave_path(wave_name, seed);
+      fst_->open(path_.c_str());
+      std::fprintf(stderr, "[harness] waveform: %s\n", path_.c_str());
+    }
+    top_->clk_i = 0;
+    top_->rst_ni = 1;
+    top_->eval();
+  }
+  ~Harness() {
+    top_->final();
+    if (fst_) fst_->close();
+  }
+  Harness(const Harness&) = delete;
+  Harness& operator=(const Harness&) = delete;
+
+  Top& top() { return *top_; }
+  uint64_t cycle() const { return cycle_; }
+  const std::string& wave_path() const { return path_; }
+
+  /// Settles combinational logic after inputs changed (clock low).
+  void eval() { top_->eval(); }
+
+  /// One full clock: sample at 10c, rising edge at 10c+5, falling edge.
+  void tick() {
+    top_->eval();
+    dump(cycle_ * 10);
+    top_->clk_i = 1;
+    top_->eval();
+    dump(cycle_ * 10 + 5);
+    top_->clk_i = 0;
+    top_->eval();
+    ++cycle_;
+  }
+
+  /// Asynchronous reset held for `cycles` clocks, released with clock low.
+  void reset(unsigned cycles = 2) {
+    top_->rst_ni = 0;
+    top_->eval();
+    for (unsigned i = 0; i < cycles; ++i) tick();
+    top_->rst_ni = 1;
+    top_->eval();
+  }
+
+  /// Flushes the waveform (call before reporting a failure).
+  void flush() {
+    if (fst_) fst_->flush();
+  }
+
+ private:
+  void dump(uint64_t t) {
+    if (fst_ && cycle_ >= opt_.wave_start && cycle_ <= opt_.wave_end) fst_->dump(t);
+  }
+
+  SimOptions opt_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Top> top_;
+  std::unique_ptr<VerilatedFstC> fst_;
+  std::string path_;
+  uint64_t cycle_ = 0;
+};
+
+}  // namespace hwprof::sim

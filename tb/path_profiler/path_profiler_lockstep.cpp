@@ -1,0 +1,50 @@
+#include "path_profiler_lockstep.h"
+
+#include <fmt/core.h>
+
+#include "hwprof_rtl_configs.h"
+#include "rtl_test_configs.h"
+
+namespace hwprof::tb {
+
+using model::PathProfiler;
+
+const std::vector<ProfilerConfig>& path_profiler_configs() {
+  static const std::vector<ProfilerConfig> c = {
+#define X(V, use, q, d, l, s, w) ProfilerConfig{{q, d, l}, s, w},
+      HWPROF_RTL_CONFIGS_path_profiler(X)
+#undef X
+  };
+  return c;
+}
+
+std::unique_ptr<PathProfilerRtl> make_path_profiler_rtl(const ProfilerConfig& cfg, const SimEnv& env,
+                                                        const std::string& wave_name, uint64_t seed) {
+  register_test_configs();
+  return sim::make_path_profiler_rtl(cfg, env.options(), wave_name, seed);
+}
+
+PathProfilerLockstep make_path_profiler_lockstep(const ProfilerConfig& cfg, const SimEnv& env,
+                                                 const std::string& name, uint64_t seed) {
+  return {PathProfiler(cfg.path.queue_depth, cfg.path.depth, cfg.path.max_len, cfg.sets, cfg.ways),
+          make_path_profiler_rtl(cfg, env, name, seed), "path_profiler", seed, env};
+}
+
+std::string LockstepTraits<PathProfiler>::describe(const PathProfiler::In& in) {
+  return fmt::format("rec_valid={} rec_data={{{}}} dump_ready={} csr_we={} csr_addr={} csr_wdata={:08x}",
+                     int(in.rec_valid), in.rec_data.str(), int(in.dump_ready), int(in.csr_we), in.csr_addr,
+                     in.csr_wdata);
+}
+
+std::vector<Field> LockstepTraits<PathProfiler>::fields(const PathProfiler::Out& e, const PathProfiler::Out& a) {
+  std::vector<Field> f = {
+      {"rec_ready", e.rec_ready, a.rec_ready},
+      {"dump_valid", e.dump_valid, a.dump_valid},
+      {"dump_busy", e.dump_busy, a.dump_busy},
+      {"csr_rdata", e.csr_rdata, a.csr_rdata},
+  };
+  add_dump_fields(f, e.dump, a.dump, e.dump_valid);
+  return f;
+}
+
+}  // namespace hwprof::tb
