@@ -40,6 +40,12 @@ constexpr int lowest_set(uint64_t v) {
   while (!((v >> i) & 1)) ++i;
   return i;
 }
+/// Index of the first true entry of v, -1 when none (hwprof_lzc at any width).
+inline int lowest_set(const std::vector<bool>& v) {
+  for (size_t i = 0; i < v.size(); ++i)
+    if (v[i]) return static_cast<int>(i);
+  return -1;
+}
 /// Index of the highest set bit of v, -1 when v == 0 (hwprof_lzc, HighFirst 1).
 constexpr int highest_set(uint64_t v) {
   int i = -1;

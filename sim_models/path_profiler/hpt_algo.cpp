@@ -143,7 +143,8 @@ HptResult HptAlgo::insert(const Emission& e, const HptCtrl& ctrl) {
   // Hitting and invalid ways as bit masks, the lowest of each wins
   // (hwprof_lzc); the victim is the minimum acc over every way, ties to the
   // lowest way (hwprof_argmin_tree with every candidate valid).
-  uint64_t hits = 0, frees = 0;
+  hits_.assign(ways_, false);
+  frees_.assign(ways_, false);
   accs_.resize(ways_);
   sets_of_.resize(ways_);
   auto& sets_of = sets_of_;
@@ -153,17 +154,17 @@ HptResult HptAlgo::insert(const Emission& e, const HptCtrl& ctrl) {
     const unsigned s = ctrl.skew ? index_of_groups(groups, true, set_bits_, w) : plain;
     sets_of[w] = s;
     const HptEntry& x = entry(s, w);
-    hits |= uint64_t{x.valid && x.key == key} << w;
-    frees |= uint64_t{!x.valid} << w;
+    hits_[w] = x.valid && x.key == key;
+    frees_[w] = !x.valid;
     accs_[w] = x.acc;
   }
-  if (hits != 0) {
+  if (const int hit = lowest_set(hits_); hit >= 0) {
     r.outcome = HptOutcome::Hit;
-    r.way = static_cast<unsigned>(lowest_set(hits));
+    r.way = static_cast<unsigned>(hit);
     ++stats_.hits;
-  } else if (frees != 0) {
+  } else if (const int free = lowest_set(frees_); free >= 0) {
     r.outcome = HptOutcome::Fill;
-    r.way = static_cast<unsigned>(lowest_set(frees));
+    r.way = static_cast<unsigned>(free);
     ++stats_.fills;
   } else {
     all_valid_.assign(ways_, true);

@@ -132,6 +132,7 @@ class HptAlgo {
   std::vector<unsigned> sets_of_;  // scratch: each way's set of the current key
   std::vector<uint32_t> accs_;     // scratch: each way's candidate acc
   std::vector<bool> all_valid_;    // scratch: argmin's valid mask, all set
+  std::vector<bool> hits_, frees_;  // scratch: hitting / invalid ways (lowest wins)
   HptStats stats_;
 };
 
