@@ -471,9 +471,9 @@ module hwprof_detector_core #(
   logic unused_mk_valid;
   assign unused_mk_valid = mk_res_valid;
 
-  `HWPROF_ASSERT(MarkovResultInCapt, state_q == StCapt && !restart_i |-> mk_res_valid)
-  `HWPROF_ASSERT(ResultHeld, res_valid_o && !res_ready_i && !restart_i |=> res_valid_o && $stable(res_phase_o))
-  `HWPROF_ASSERT(NoItemWhenBusy, busy_o |-> !item_ready_o)
+  `HWPROF_ASSERT(markov_result_in_capt, state_q == StCapt && !restart_i |-> mk_res_valid)
+  `HWPROF_ASSERT(result_held, res_valid_o && !res_ready_i && !restart_i |=> res_valid_o && $stable(res_phase_o))
+  `HWPROF_ASSERT(no_item_when_busy, busy_o |-> !item_ready_o)
 
 endmodule
 

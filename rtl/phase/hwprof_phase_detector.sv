@@ -284,7 +284,7 @@ module hwprof_phase_detector #(
     assign item_insns = tick_insns_q;
     assign ignore_now = tick_valid_q && core_ready && s_valid && s_incomplete;
 
-    `HWPROF_ASSERT(EmissionHasTick, s_valid |-> tick_valid_q)
+    `HWPROF_ASSERT(emission_has_tick, s_valid |-> tick_valid_q)
   end
 
   hwprof_detector_core #(
