@@ -80,25 +80,16 @@ module hwprof_detector_core #(
   input  wire logic [WeightW-1:0]         item_weight_i,
   /// Tick: instructions of the record.
   input  wire logic [hwprof_pkg::InsnsW-1:0] item_insns_i,
-  // Results, one per interval (registered).
-  /// A result is offered.
-  output logic                            res_valid_o,
-  /// The consumer takes it.
+  // Results, one per interval (registered): the res_* ports of
+  // hwprof_phase_detector, which documents each of them.
+  /// Result offered (held until taken) and its flags.
+  output logic                            res_valid_o, res_changed_o, res_matched_o, res_scored_o, res_correct_o,
+  /// The consumer takes the result.
   input  wire logic                       res_ready_i,
-  /// Phase id.
-  output logic [15:0]                     res_phase_o,
-  /// The phase differs from the previous interval's (1 for the first).
-  output logic                            res_changed_o,
-  /// A table entry was under the threshold.
-  output logic                            res_matched_o,
+  /// Phase id and predicted phase id of the next interval.
+  output logic [15:0]                     res_phase_o, res_pred_o,
   /// Smallest distance to a valid entry (all ones when none).
   output logic [DistW-1:0]                res_distance_o,
-  /// Predicted phase of the next interval.
-  output logic [15:0]                     res_pred_o,
-  /// A prediction for this interval existed ...
-  output logic                            res_scored_o,
-  /// ... and was right.
-  output logic                            res_correct_o,
   // Status and counters (32-bit saturating).
   /// The signature pass is running (Sum .. Capt).
   output logic                            busy_o,
