@@ -1,6 +1,8 @@
-// Cycle model of rtl/common/hwprof_sync_fifo.sv. Same cycle behaviour:
-//   in_ready = count != Depth, out_valid = count != 0 (both registered);
-//   push and pop in the same cycle both happen; no fall-through.
+// Cycle model of rtl/prim/hwprof_fifo_sync.sv (and of its predecessors
+// rtl/common/hwprof_sync_fifo.sv, rtl/rap/hwprof_rap_event_queue.sv). Same cycle
+// behaviour: in_ready = count != Depth, out_valid = count != 0 (both
+// registered); push and pop in the same cycle both happen; no fall-through;
+// clear empties the queue at the edge and wins over a push of the same cycle.
 // Depth 0 is a model-only pass-through (no queue: in_ready = out_ready,
 // out_valid = in_valid), used to measure "no branch queue" (paper 000 Fig. 18).
 #pragma once
@@ -17,6 +19,7 @@ class SyncFifo {
     bool in_valid = false;
     T in_data{};
     bool out_ready = false;
+    bool clear = false;  ///< synchronous clear (wins over a push)
   };
   struct Out {
     bool in_ready = false;
@@ -47,6 +50,10 @@ class SyncFifo {
     if (o.out_valid) o.out_data = q_.front();
     const bool push = in.in_valid && o.in_ready;
     const bool pop = o.out_valid && in.out_ready;
+    if (in.clear) {
+      q_.clear();
+      return o;
+    }
     if (pop) q_.pop_front();
     if (push) q_.push_back(in.in_data);
     return o;

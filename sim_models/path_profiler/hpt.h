@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "hpt_algo.h"
+#include "prim.h"
 
 namespace hwprof::model {
 
@@ -207,7 +208,6 @@ class Hpt {
 
  private:
   enum class State { Idle, Drain, Read, Emit };
-  static uint32_t sat32(uint64_t v) { return static_cast<uint32_t>(std::min<uint64_t>(v, 0xffffffffu)); }
 
   HptAlgo algo_;
   uint32_t ctrl_ = HptCtrl::reset_value();

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "path_stack_algo.h"
+#include "prim.h"
 
 namespace hwprof::model {
 
@@ -68,8 +69,6 @@ class PathStack {
   }
 
  private:
-  static uint32_t sat32(uint64_t v) { return static_cast<uint32_t>(std::min<uint64_t>(v, 0xffffffffu)); }
-
   PathStackAlgo algo_;
   bool out_valid_ = false;
   Emission out_{};

@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "dcr_algo.h"
+#include "prim.h"
 
 namespace hwprof::model {
 
@@ -209,7 +210,6 @@ class DcrTracker {
 
  private:
   enum class State { Idle, Sig, Search, Update, Wait, Out };
-  static uint32_t sat32(uint64_t v) { return static_cast<uint32_t>(std::min<uint64_t>(v, 0xffffffffu)); }
 
   DcrParams p_;
   DcrAlgo algo_;
