@@ -1,5 +1,8 @@
 rtl/common/hwprof_pkg.sv
-rtl/common/hwprof_sdp_ram.sv
+rtl/prim/hwprof_prim_pkg.sv
+rtl/prim/hwprof_stat_bank.sv
+rtl/prim/hwprof_lzc.sv
+rtl/prim/hwprof_ram_2p.sv
 rtl/path_profiler/hwprof_ppcr_reg.sv
 rtl/path_profiler/hwprof_path_classifier.sv
 rtl/path_profiler/hwprof_path_stack.sv

@@ -1,3 +1,3 @@
 # The Markov next-phase predictor (docs/phase.md).
-rtl/common/hwprof_sdp_ram.sv
+rtl/prim/hwprof_ram_2p.sv
 rtl/phase/hwprof_markov_predictor.sv

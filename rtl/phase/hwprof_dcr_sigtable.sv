@@ -22,7 +22,7 @@
 // (every slot invalid, next id 0, uses 0) is never raised with start_i,
 // search_i or update_i.
 //
-// Storage: the words {stamp, phase, hash} in an hwprof_sdp_ram (block RAM,
+// Storage: the words {stamp, phase, hash} in an hwprof_ram_2p (block RAM,
 // no reset); the valid bits, next id and uses in flip-flops (reset and
 // clear in one cycle); the search trackers have no reset (qualified by the
 // tracker's state).
@@ -101,13 +101,13 @@ module hwprof_dcr_sigtable #(
   assign evict_o = !hit_q && !inv_q;
   assign ram_wdata = '{stamp: uses_q, phase: phase_o, hash: hash_i};
 
-  hwprof_sdp_ram #(
+  hwprof_ram_2p #(
     .Depth(SigEntries),
     .Width(SlotWordW),
-    .LoW  (48)
+    .GranW(SlotWordW)
   ) u_table (
     .clk_i,
-    .we_i   ({2{update_i}}),
+    .wmask_i(update_i),
     .waddr_i(upd_slot),
     .wdata_i(ram_wdata),
     .re_i   (ram_re),

@@ -109,6 +109,7 @@ module hwprof_dcr_stack #(
   localparam logic [31:0] LoopSalt = 32'h9E37_79B9;
   localparam logic KindFunc = 1'b0;
   localparam logic KindLoop = 1'b1;
+  localparam int unsigned PickW = (Depth > 1) ? $clog2(Depth) : 1;
 
   function automatic logic [31:0] rotl(input logic [31:0] x, input int unsigned s);
     rotl = (x << s) | (x >> (32 - s));
@@ -166,31 +167,37 @@ module hwprof_dcr_stack #(
       rec_below[i] = below;
       below = below || (live[i] && rec_q[i]);
     end
-    // Recursion: the lowest function entry with b == target.
-    rec_found = 1'b0;
-    rec_idx = '0;
-    for (int i = Depth - 1; i >= 0; i--) begin
-      if (func_b_hit[i]) begin
-        rec_found = 1'b1;
-        rec_idx = DepthW'(i);
-      end
-    end
-    // Resync: the highest matching function entry at or below the boundary.
-    resync = 1'b0;
-    resync_idx = '0;
-    for (int i = 0; i < Depth; i++) begin
-      if (ret_hit[i] && !rec_below[i]) begin
-        resync = 1'b1;
-        resync_idx = DepthW'(i);
-      end
-    end
-    // Normal return: cut at the highest function entry.
-    top_func = '0;
-    for (int i = 0; i < Depth; i++) if (is_func[i]) top_func = DepthW'(i);
-    // Loop exits: 1 + the highest entry kept.
-    n_exit = '0;
-    for (int i = 0; i < Depth; i++) if (keep[i]) n_exit = DepthW'(i + 1);
   end
+
+  // Priority picks (hwprof_lzc): recursion, the lowest function entry with
+  // b == target; resync, the highest matching function entry at or below
+  // the boundary; a normal return cuts at the highest function entry; the
+  // loop exits leave 1 + the highest entry kept.
+  localparam int unsigned NumPicks = 4;
+  logic [NumPicks-1:0][Depth-1:0] pick_in;
+  logic [NumPicks-1:0]            pick_valid;
+  logic [NumPicks-1:0][PickW-1:0] pick_idx;
+  assign pick_in = {keep, is_func, ret_hit & ~rec_below, func_b_hit};
+
+  for (genvar g = 0; g < NumPicks; g++) begin : gen_pick
+    hwprof_lzc #(
+      .N        (Depth),
+      .HighFirst((g == 0) ? 0 : 1)
+    ) u_lzc (
+      .in_i   (pick_in[g]),
+      .idx_o  (pick_idx[g]),
+      .valid_o(pick_valid[g])
+    );
+  end
+
+  assign rec_found = pick_valid[0];
+  assign rec_idx = DepthW'(pick_idx[0]);
+  assign resync = pick_valid[1];
+  assign resync_idx = DepthW'(pick_idx[1]);
+  assign top_func = DepthW'(pick_idx[2]);  // 0 when there is none
+  logic unused_pick;
+  assign unused_pick = pick_valid[2];
+  assign n_exit = pick_valid[3] ? DepthW'(pick_idx[3]) + DepthW'(1) : '0;
 
   // The entry below the push point / on top after the exits.
   always_comb begin

@@ -153,12 +153,6 @@ module hwprof_dcr_tracker #(
     StOut    = 3'd5
   } state_e;
 
-  function automatic logic [StatW-1:0] sat_add(input logic [StatW-1:0] c, input logic [StatW-1:0] d);
-    logic [StatW:0] s;
-    s = {1'b0, c} + {1'b0, d};
-    sat_add = s[StatW] ? '1 : s[StatW-1:0];
-  endfunction
-
   // ------------------------------------------------------------------ state
   state_e             state_q;
   logic [31:0]        interval_q;
@@ -171,9 +165,10 @@ module hwprof_dcr_tracker #(
   // Result.
   logic [15:0]        res_phase_q, res_pred_q;
   logic [7:0]         res_flags_q;
-  // Counters.
-  logic [StatW-1:0]   stat_q [NumStats];
-  logic [StatW-1:0]   stat_inc [NumStats];
+  // Counters (hwprof_stat_bank): enable and amount per counter.
+  logic [NumStats-1:0]              stat_inc;
+  logic [NumStats-1:0][DepthW-1:0]  stat_add;
+  logic [NumStats-1:0][StatW-1:0]   stat;
 
   // ------------------------------------------------------------- control
   logic               cmd_write, ivl_write, idle_cmd, accept, ivl_end;
@@ -335,24 +330,34 @@ module hwprof_dcr_tracker #(
   assign wait_st = (state_q == StWait);
 
   always_comb begin
-    stat_inc[StatRecords]     = StatW'(accept);
-    stat_inc[StatPushes]      = StatW'(accept && st_push);
-    stat_inc[StatPops]        = accept ? StatW'(st_pops) : '0;
-    stat_inc[StatOverflows]   = StatW'(accept && st_ovf);
-    stat_inc[StatRecursions]  = StatW'(accept && st_rec);
-    stat_inc[StatResyncs]     = StatW'(accept && st_resync);
-    stat_inc[StatStallCycles] = StatW'(rec_valid_i && !rec_ready_o);
-    stat_inc[StatIntervals]   = StatW'(wait_st);
-    stat_inc[StatNewPhases]   = StatW'(wait_st && upd_new_q);
-    stat_inc[StatEvictions]   = StatW'(wait_st && upd_evict_q);
-    stat_inc[StatScored]      = StatW'(wait_st && mk_scored);
-    stat_inc[StatCorrect]     = StatW'(wait_st && mk_correct);
+    stat_add = {NumStats{DepthW'(1)}};
+    stat_add[StatPops]        = st_pops;
+    stat_inc[StatRecords]     = accept;
+    stat_inc[StatPushes]      = accept && st_push;
+    stat_inc[StatPops]        = accept;
+    stat_inc[StatOverflows]   = accept && st_ovf;
+    stat_inc[StatRecursions]  = accept && st_rec;
+    stat_inc[StatResyncs]     = accept && st_resync;
+    stat_inc[StatStallCycles] = rec_valid_i && !rec_ready_o;
+    stat_inc[StatIntervals]   = wait_st;
+    stat_inc[StatNewPhases]   = wait_st && upd_new_q;
+    stat_inc[StatEvictions]   = wait_st && upd_evict_q;
+    stat_inc[StatScored]      = wait_st && mk_scored;
+    stat_inc[StatCorrect]     = wait_st && mk_correct;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) stat_q <= '{default: '0};
-    else for (int k = 0; k < NumStats; k++) stat_q[k] <= clear_stats ? '0 : sat_add(stat_q[k], stat_inc[k]);
-  end
+  hwprof_stat_bank #(
+    .N   (NumStats),
+    .W   (StatW),
+    .AddW(DepthW)
+  ) u_stats (
+    .clk_i,
+    .rst_ni,
+    .clear_i(clear_stats),
+    .inc_i  (stat_inc),
+    .add_i  (stat_add),
+    .cnt_o  (stat)
+  );
 
   // The Markov result is valid exactly in Wait (checked by an assertion,
   // which synthesis drops).
@@ -368,6 +373,8 @@ module hwprof_dcr_tracker #(
   assign res_hash_o = sig_hash;
 
   localparam int unsigned MarkovLg = $clog2(MarkovEntries);
+  logic [3:0] stat_idx;  // counter k is at AddrRecords + k
+  assign stat_idx = csr_addr_i - AddrRecords;
 
   always_comb begin
     unique case (csr_addr_i)
@@ -375,7 +382,7 @@ module hwprof_dcr_tracker #(
       AddrInterval:    csr_rdata_o = interval_q;
       AddrParams:      csr_rdata_o = {16'(SigEntries), 8'(MarkovLg), 8'(Depth)};
       AddrCmd:         csr_rdata_o = '0;
-      default:         csr_rdata_o = stat_q[csr_addr_i - AddrRecords];  // the counters
+      default:         csr_rdata_o = stat[stat_idx];  // the counters
     endcase
   end
 

@@ -168,7 +168,7 @@ module hwprof_phase_detector #(
   logic [InsnsW-1:0]     item_insns;
   logic                  busy;
   logic [31:0]           st_records, st_features, st_intervals, st_phases, st_busy;
-  logic [31:0]           st_ignored_q, st_stall_q;
+  logic [31:0]           st_ignored, st_stall;
   logic [PpcrW-1:0]      ppcr;
   logic                  ppcr_err;
   logic                  ignore_now;
@@ -323,15 +323,18 @@ module hwprof_phase_detector #(
     .stat_busy_o     (st_busy)
   );
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      st_ignored_q <= '0;
-      st_stall_q <= '0;
-    end else begin
-      if (ignore_now && st_ignored_q != '1) st_ignored_q <= st_ignored_q + 32'd1;
-      if (rec_valid_i && !rec_ready_o && st_stall_q != '1) st_stall_q <= st_stall_q + 32'd1;
-    end
-  end
+  // IGNORED and STALL_CYCLES (32-bit saturating, cleared only by reset).
+  hwprof_stat_bank #(
+    .N(2),
+    .W(32)
+  ) u_stats (
+    .clk_i,
+    .rst_ni,
+    .clear_i(1'b0),
+    .inc_i  ({rec_valid_i && !rec_ready_o, ignore_now}),
+    .add_i  ('1),
+    .cnt_o  ({st_stall, st_ignored})
+  );
 
   // ---------------------------------------------------------------------
   // Register reads.
@@ -347,10 +350,10 @@ module hwprof_phase_detector #(
       AddrPpcr:        csr_rdata_o = ppcr;
       AddrRecords:     csr_rdata_o = st_records;
       AddrFeatures:    csr_rdata_o = st_features;
-      AddrIgnored:     csr_rdata_o = st_ignored_q;
+      AddrIgnored:     csr_rdata_o = st_ignored;
       AddrIntervals:   csr_rdata_o = st_intervals;
       AddrPhases:      csr_rdata_o = st_phases;
-      AddrStallCycles: csr_rdata_o = st_stall_q;
+      AddrStallCycles: csr_rdata_o = st_stall;
       AddrBusyCycles:  csr_rdata_o = st_busy;
       AddrParams:      csr_rdata_o = ParamsWord;
       default:         csr_rdata_o = '0;
