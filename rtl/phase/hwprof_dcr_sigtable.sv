@@ -116,20 +116,24 @@ module hwprof_dcr_sigtable #(
   );
 
   // Valid bits, next id, uses (reset and clear_i: empty table).
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q <= '0;
-      next_id_q <= '0;
-      uses_q <= '0;
-    end else if (clear_i) begin
-      valid_q <= '0;
-      next_id_q <= '0;
-      uses_q <= '0;
-    end else if (update_i) begin
-      if (!hit_q) next_id_q <= next_id_q + 16'd1;
-      uses_q <= uses_q + 32'd1;
-      valid_q[upd_slot] <= 1'b1;
+  logic [SigEntries-1:0] valid_d;
+  logic [15:0]        next_id_d;
+  logic [31:0]        uses_d;
+  always_comb begin
+    valid_d = valid_q;
+    next_id_d = next_id_q;
+    uses_d = uses_q;
+    if (update_i) begin
+      valid_d[upd_slot] = 1'b1;
+      next_id_d = hit_q ? next_id_q : next_id_q + 16'd1;
+      uses_d = uses_q + 32'd1;
     end
+    if (clear_i) {valid_d, next_id_d, uses_d} = '0;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) {valid_q, next_id_q, uses_q} <= '0;
+    else {valid_q, next_id_q, uses_q} <= {valid_d, next_id_d, uses_d};
   end
 
   // Search trackers (no reset).

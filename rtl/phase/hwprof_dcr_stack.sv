@@ -281,15 +281,8 @@ module hwprof_dcr_stack #(
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      size_q <= '0;
-      skip_q <= 1'b0;
-      ovf_q <= 1'b0;
-    end else begin
-      size_q <= size_d;
-      skip_q <= skip_d;
-      ovf_q <= ovf_d;
-    end
+    if (!rst_ni) {size_q, skip_q, ovf_q} <= '0;
+    else {size_q, skip_q, ovf_q} <= {size_d, skip_d, ovf_d};
   end
 
   // Stack fields (no reset: qualified by size_q).
