@@ -1,31 +1,31 @@
-// hwprof_dcr_sigtable: the signature table of the DCR phase tracker
-// (docs/dcr.md "Signature table"; paper 003, spec section 5), one of the two
-// machines of hwprof_dcr_tracker (the other is hwprof_dcr_stack). Maps an
-// interval's signature hash to a phase id with a sequential search of
-// SigEntries slots in block RAM and LRU replacement. Functional model:
-// DcrSigTable (sim_models/phase/dcr_algo.h).
-//
-// One lookup, driven by the tracker's state machine:
-//   start_i   1 cycle: the read of slot 0 is issued; the trackers reset.
-//   search_i  SigEntries cycles: slot k's word (on the RAM output) is
-//             compared with hash_i and the read of slot k+1 issued; last_o
-//             marks the cycle of slot SigEntries-1.
-//   update_i  1 cycle: phase_o / new_o / evict_o hold the outcome
-//             (combinational); at the edge the slot is written with
-//             {hash_i, phase_o, stamp = uses} and marked valid, uses + 1,
-//             and on a miss next id + 1.
-// Tie-breaks: a hit is a valid slot with the same hash, the lowest such
-// slot; a miss takes the lowest invalid slot, else the LRU slot: the valid
-// slot with the smallest stamp, ties to the lowest (evicted); a miss's
-// phase is the next id (16-bit, wraps).
-// hash_i must hold from the cycle after start_i through update_i. clear_i
-// (every slot invalid, next id 0, uses 0) is never raised with start_i,
-// search_i or update_i.
-//
-// Storage: the words {stamp, phase, hash} in an hwprof_ram_2p (block RAM,
-// no reset); the valid bits, next id and uses in flip-flops (reset and
-// clear in one cycle); the search trackers have no reset (qualified by the
-// tracker's state).
+/// hwprof_dcr_sigtable: the signature table of the DCR phase tracker
+/// (docs/dcr.md "Signature table"; paper 003, spec section 5), one of the two
+/// machines of hwprof_dcr_tracker (the other is hwprof_dcr_stack). Maps an
+/// interval's signature hash to a phase id with a sequential search of
+/// SigEntries slots in block RAM and LRU replacement. Functional model:
+/// DcrSigTable (sim_models/phase/dcr_algo.h).
+///
+/// One lookup, driven by the tracker's state machine:
+///   start_i   1 cycle: the read of slot 0 is issued; the trackers reset.
+///   search_i  SigEntries cycles: slot k's word (on the RAM output) is
+///             compared with hash_i and the read of slot k+1 issued; last_o
+///             marks the cycle of slot SigEntries-1.
+///   update_i  1 cycle: phase_o / new_o / evict_o hold the outcome
+///             (combinational); at the edge the slot is written with
+///             {hash_i, phase_o, stamp = uses} and marked valid, uses + 1,
+///             and on a miss next id + 1.
+/// Tie-breaks: a hit is a valid slot with the same hash, the lowest such
+/// slot; a miss takes the lowest invalid slot, else the LRU slot: the valid
+/// slot with the smallest stamp, ties to the lowest (evicted); a miss's
+/// phase is the next id (16-bit, wraps).
+/// hash_i must hold from the cycle after start_i through update_i. clear_i
+/// (every slot invalid, next id 0, uses 0) is never raised with start_i,
+/// search_i or update_i.
+///
+/// Storage: the words {stamp, phase, hash} in an hwprof_ram_2p (block RAM,
+/// no reset); the valid bits, next id and uses in flip-flops (reset and
+/// clear in one cycle); the search trackers have no reset (qualified by the
+/// tracker's state).
 `default_nettype none
 
 module hwprof_dcr_sigtable #(

@@ -1,49 +1,49 @@
-// hwprof_dcr_stack: the call/loop stack of the DCR phase tracker (docs/dcr.md
-// "Stack"; paper 003, spec section 5), one of the two machines of
-// hwprof_dcr_tracker (the other is hwprof_dcr_sigtable). Functional model:
-// DcrStack (sim_models/phase/dcr_algo.h).
-//
-// Stack operation of one record (step_i; all in the cycle it is taken; i = 0
-// is the bottom, n = the stack size):
-//   * call/icall: recursion when a live function entry has b == target: the
-//     lowest such entry gets its recursion bit, skip mode is entered, nothing
-//     is pushed. Else, in skip mode nothing happens; else a full stack
-//     refuses the push (overflow: skip mode, the overflow flag); else a
-//     function entry {a = pc, b = target, ret = pc + ilen} is pushed.
-//   * ret: in skip mode, the highest function entry at or below the lowest
-//     entry with its recursion bit (every entry when none) whose return
-//     address equals the target matches: it and everything above are popped
-//     and skip mode ends (a resync); no match, nothing. In normal mode, the
-//     stack is cut to the index of the highest function entry (the loops
-//     above it and it are popped; everything when there is none).
-//   * br/jmp/ijmp: nothing in skip mode. Else first the loop exits: the
-//     loops on top whose [a, b] does not hold next are popped (the run from
-//     the top: n' = 1 + the highest live entry that is a function or a loop
-//     holding next). Then a taken backward br/jmp (target <= pc): the entry
-//     at n'-1 is a loop with (a, b) = (target, pc): an iteration; else a
-//     loop {a = target, b = pc} is pushed at n' (a full stack: overflow as
-//     above).
-//   * A pushed entry is unstable, its recursion bit clear, and its hash is
-//     DcrStack::hash_step(hash of the entry below or EmptyHash, kind, a, b).
-// Tie-breaks: recursion takes the lowest matching entry, resync the highest
-// candidate, a normal return the highest function entry, the loop exits the
-// highest kept entry.
-//
-// Interval end (snap_i, one cycle): the snapshot registers load the maximal
-// run of live stable entries from the bottom (sig_depth_o, and its top
-// entry's prefix hash, EmptyHash for none), whether any live entry has its
-// recursion bit, the overflow flag and skip mode; at the same edge every
-// stable bit is set and the overflow flag cleared. The snapshot holds until
-// the next snap_i (latency 1: valid from the cycle after snap_i).
-//
-// Priority at one edge: restart_i (empty stack, skip off, overflow flag
-// clear), then snap_i, then step_i. The tracker never raises two of them in
-// one cycle (a record is taken only while idle and without a CMD write).
-//
-// Storage: flip-flops (every entry is compared every cycle). Size, skip, the
-// overflow flag and the stable / recursion bits reset asynchronously; the
-// entry fields and the snapshot have no reset (qualified by the size, and
-// by the tracker's state).
+/// hwprof_dcr_stack: the call/loop stack of the DCR phase tracker (docs/dcr.md
+/// "Stack"; paper 003, spec section 5), one of the two machines of
+/// hwprof_dcr_tracker (the other is hwprof_dcr_sigtable). Functional model:
+/// DcrStack (sim_models/phase/dcr_algo.h).
+///
+/// Stack operation of one record (step_i; all in the cycle it is taken; i = 0
+/// is the bottom, n = the stack size):
+///   * call/icall: recursion when a live function entry has b == target: the
+///     lowest such entry gets its recursion bit, skip mode is entered, nothing
+///     is pushed. Else, in skip mode nothing happens; else a full stack
+///     refuses the push (overflow: skip mode, the overflow flag); else a
+///     function entry {a = pc, b = target, ret = pc + ilen} is pushed.
+///   * ret: in skip mode, the highest function entry at or below the lowest
+///     entry with its recursion bit (every entry when none) whose return
+///     address equals the target matches: it and everything above are popped
+///     and skip mode ends (a resync); no match, nothing. In normal mode, the
+///     stack is cut to the index of the highest function entry (the loops
+///     above it and it are popped; everything when there is none).
+///   * br/jmp/ijmp: nothing in skip mode. Else first the loop exits: the
+///     loops on top whose [a, b] does not hold next are popped (the run from
+///     the top: n' = 1 + the highest live entry that is a function or a loop
+///     holding next). Then a taken backward br/jmp (target <= pc): the entry
+///     at n'-1 is a loop with (a, b) = (target, pc): an iteration; else a
+///     loop {a = target, b = pc} is pushed at n' (a full stack: overflow as
+///     above).
+///   * A pushed entry is unstable, its recursion bit clear, and its hash is
+///     DcrStack::hash_step(hash of the entry below or EmptyHash, kind, a, b).
+/// Tie-breaks: recursion takes the lowest matching entry, resync the highest
+/// candidate, a normal return the highest function entry, the loop exits the
+/// highest kept entry.
+///
+/// Interval end (snap_i, one cycle): the snapshot registers load the maximal
+/// run of live stable entries from the bottom (sig_depth_o, and its top
+/// entry's prefix hash, EmptyHash for none), whether any live entry has its
+/// recursion bit, the overflow flag and skip mode; at the same edge every
+/// stable bit is set and the overflow flag cleared. The snapshot holds until
+/// the next snap_i (latency 1: valid from the cycle after snap_i).
+///
+/// Priority at one edge: restart_i (empty stack, skip off, overflow flag
+/// clear), then snap_i, then step_i. The tracker never raises two of them in
+/// one cycle (a record is taken only while idle and without a CMD write).
+///
+/// Storage: flip-flops (every entry is compared every cycle). Size, skip, the
+/// overflow flag and the stable / recursion bits reset asynchronously; the
+/// entry fields and the snapshot have no reset (qualified by the size, and
+/// by the tracker's state).
 `default_nettype none
 `include "hwprof_assert.svh"
 
