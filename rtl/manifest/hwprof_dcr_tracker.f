@@ -1,5 +1,6 @@
 # The DCR phase tracker (docs/dcr.md) and the shared phase cells it instantiates.
 rtl/common/hwprof_pkg.sv
+rtl/phase/hwprof_dcr_reg_pkg.sv
 rtl/prim/hwprof_prim_pkg.sv
 rtl/prim/hwprof_stat_bank.sv
 rtl/prim/hwprof_lzc.sv

@@ -1,4 +1,5 @@
 rtl/common/hwprof_pkg.sv
+rtl/phase/hwprof_detector_reg_pkg.sv
 rtl/prim/hwprof_prim_pkg.sv
 rtl/prim/hwprof_stat_bank.sv
 rtl/prim/hwprof_lzc.sv

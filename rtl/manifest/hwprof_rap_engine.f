@@ -1,3 +1,4 @@
+rtl/rap/hwprof_rap_reg_pkg.sv
 rtl/common/hwprof_sdp_ram.sv
 rtl/rap/hwprof_rap_event_queue.sv
 rtl/rap/hwprof_rap_merge_buffer.sv

@@ -44,17 +44,8 @@
 // the descriptor in S1 is inserted and then cleared, its counts zeroed);
 // then the dump walk advances; then an accepted descriptor enters S1.
 //
-// Registers (csr_addr_i; reads combinational from the state before the edge):
-//   0 CTRL rw (reset 0x22): bit 0 index (1 = pb), bit 1 skew, bits 3:2
-//     metric (0 freq, 1 events, 2 insns), bits 5:4 policy (0 lfu, 1 ss,
-//     2 erode); a value with metric or policy 3 is rejected, STATUS.err set.
-//   1 STATUS r/W1C: bit 0 err, bit 1 dump_busy.
-//   2 CMD w (reads 0): bit 0 clear (valid bits), bit 1 dump, bit 2
-//     clear_stats; obeyed only when no dump is busy, else ignored and err set
-//     (if any of the three bits is set).
-//   3..10 DESCS, HITS, FILLS, REPLACEMENTS, REJECTS, SATURATIONS, IGNORED,
-//     STALL_CYCLES: 32-bit saturating counters.
-//   11 PARAMS: {Ways[15:0], 8'b0, log2(Sets)[7:0]}. 12..15 read 0.
+// Registers (reads combinational from the state before the edge): data/regs/hpt.json
+// (generated: hwprof_hpt_reg_pkg, docs/hpt.md, "Registers").
 //
 // Dump walk (CMD.dump): Drain (1 cycle: S1 commits), then per set s: Read
 // (1 cycle: address s to every way RAM), Emit (per way one cycle, more while

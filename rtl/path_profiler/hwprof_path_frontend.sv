@@ -13,14 +13,8 @@
 // clock is sustained for every class and every PPCR setting; only
 // backpressure on desc_* stalls.
 //
-// Register map (word addresses; see docs/hwprof_path_stack.md, "Register map"):
-//   0 PPCR        RW   write -> hwprof_ppcr_reg (illegal writes rejected)
-//   1 STATUS      RW1C bit 0 ppcr_err (write 1 clears); bits 15:8 stack
-//                      occupancy (RO)
-//   2..8          RO   records, emitted, incomplete, splits, overflows,
-//                      empty_pops, stall_cycles of the path stack
-//   9 PARAMS      RO   {8'b0, QueueDepth[7:0], MaxLen[7:0], Depth[7:0]}
-//   other              read 0, writes ignored
+// Registers: data/regs/path.json
+// (generated: hwprof_path_reg_pkg, docs/path_stack.md, "Register map").
 // Same-cycle ordering: csr_rdata_o is combinational from csr_addr_i and the
 // current register state (a write shows in reads from the next cycle). A
 // PPCR write applies to records taken by the classifier after the write's

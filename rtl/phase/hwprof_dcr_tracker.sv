@@ -40,16 +40,8 @@
 // also restarts the interval count). In a cycle with a CMD or INTERVAL
 // write rec_ready_o is low, so a command never meets a record.
 //
-// Registers (csr_addr_i; reads combinational from the state before the edge):
-//   0 STATUS r/W1C: bit 0 err, bit 1 busy, bit 2 skip, bits 15:8 stack size.
-//   1 CMD w (reads 0): bit 0 restart (empty stack, skip off, interval count
-//     0), bit 1 clear_table (slots invalid, next id 0, uses 0, Markov
-//     cleared, no previous phase), bit 2 clear_stats.
-//   2 INTERVAL rw (reset IntervalReset): instructions per interval; a legal
-//     write restarts the interval count.
-//   3..14 RECORDS, INTERVALS, PUSHES, POPS, OVERFLOWS, RECURSIONS, RESYNCS,
-//     NEW_PHASES, EVICTIONS, SCORED, CORRECT, STALL_CYCLES: 32-bit saturating.
-//   15 PARAMS: {SigEntries[15:0], log2(MarkovEntries)[7:0], Depth[7:0]}.
+// Registers (reads combinational from the state before the edge): data/regs/dcr.json
+// (generated: hwprof_dcr_reg_pkg, docs/dcr.md, "Registers").
 //
 // Storage: see hwprof_dcr_stack and hwprof_dcr_sigtable. Here control
 // state and counters reset asynchronously; the Update -> Wait registers and
@@ -109,6 +101,7 @@ module hwprof_dcr_tracker #(
 );
 
   import hwprof_pkg::*;
+  import hwprof_dcr_reg_pkg::*;
 
   initial begin
     if (MarkovEntries < 2 || (MarkovEntries & (MarkovEntries - 1)) != 0)
@@ -118,26 +111,7 @@ module hwprof_dcr_tracker #(
 
   localparam int unsigned StatW = 32;
 
-  typedef enum logic [3:0] {
-    AddrStatus      = 4'd0,
-    AddrCmd         = 4'd1,
-    AddrInterval    = 4'd2,
-    AddrRecords     = 4'd3,
-    AddrIntervals   = 4'd4,
-    AddrPushes      = 4'd5,
-    AddrPops        = 4'd6,
-    AddrOverflows   = 4'd7,
-    AddrRecursions  = 4'd8,
-    AddrResyncs     = 4'd9,
-    AddrNewPhases   = 4'd10,
-    AddrEvictions   = 4'd11,
-    AddrScored      = 4'd12,
-    AddrCorrect     = 4'd13,
-    AddrStallCycles = 4'd14,
-    AddrParams      = 4'd15
-  } csr_addr_e;
-
-  /// The counters, in register order (counter k is at AddrRecords + k).
+  /// The counters, in register order (counter k is at DcrAddrRecords + k).
   typedef enum int unsigned {
     StatRecords, StatIntervals, StatPushes, StatPops, StatOverflows, StatRecursions, StatResyncs,
     StatNewPhases, StatEvictions, StatScored, StatCorrect, StatStallCycles
@@ -174,12 +148,12 @@ module hwprof_dcr_tracker #(
   logic               cmd_write, ivl_write, idle_cmd, accept, ivl_end;
   logic               restart, clear_table, clear_stats;
 
-  assign cmd_write = csr_we_i && (csr_addr_i == AddrCmd);
-  assign ivl_write = csr_we_i && (csr_addr_i == AddrInterval);
+  assign cmd_write = csr_we_i && (csr_addr_i == DcrAddrCmd);
+  assign ivl_write = csr_we_i && (csr_addr_i == DcrAddrInterval);
   assign idle_cmd = cmd_write && (state_q == StIdle);
-  assign restart = idle_cmd && csr_wdata_i[0];
-  assign clear_table = idle_cmd && csr_wdata_i[1];
-  assign clear_stats = idle_cmd && csr_wdata_i[2];
+  assign restart = idle_cmd && csr_wdata_i[DcrCmdRestartBit];
+  assign clear_table = idle_cmd && csr_wdata_i[DcrCmdClearTableBit];
+  assign clear_stats = idle_cmd && csr_wdata_i[DcrCmdClearStatsBit];
   assign rec_ready_o = (state_q == StIdle) && !cmd_write && !ivl_write;
   assign accept = rec_valid_i && rec_ready_o;
 
@@ -294,12 +268,12 @@ module hwprof_dcr_tracker #(
       // 3. Register writes.
       if (csr_we_i) begin
         unique case (csr_addr_i)
-          AddrStatus: if (csr_wdata_i[0]) err_q <= 1'b0;
-          AddrCmd: begin
+          DcrAddrStatus: if (csr_wdata_i[DcrStatusErrBit]) err_q <= 1'b0;
+          DcrAddrCmd: begin
             if (state_q != StIdle && |csr_wdata_i[2:0]) err_q <= 1'b1;
             if (clear_table) have_prev_q <= 1'b0;
           end
-          AddrInterval: begin
+          DcrAddrInterval: begin
             if (csr_wdata_i == '0) err_q <= 1'b1;
             else interval_q <= csr_wdata_i;
           end
@@ -373,15 +347,15 @@ module hwprof_dcr_tracker #(
   assign res_hash_o = sig_hash;
 
   localparam int unsigned MarkovLg = $clog2(MarkovEntries);
-  logic [3:0] stat_idx;  // counter k is at AddrRecords + k
-  assign stat_idx = csr_addr_i - AddrRecords;
+  logic [3:0] stat_idx;  // counter k is at DcrAddrRecords + k
+  assign stat_idx = csr_addr_i - DcrAddrRecords;
 
   always_comb begin
     unique case (csr_addr_i)
-      AddrStatus:      csr_rdata_o = {16'd0, 8'(size), 5'd0, skip, state_q != StIdle, err_q};
-      AddrInterval:    csr_rdata_o = interval_q;
-      AddrParams:      csr_rdata_o = {16'(SigEntries), 8'(MarkovLg), 8'(Depth)};
-      AddrCmd:         csr_rdata_o = '0;
+      DcrAddrStatus:      csr_rdata_o = {16'd0, 8'(size), 5'd0, skip, state_q != StIdle, err_q};
+      DcrAddrInterval:    csr_rdata_o = interval_q;
+      DcrAddrParams:      csr_rdata_o = {16'(SigEntries), 8'(MarkovLg), 8'(Depth)};
+      DcrAddrCmd:         csr_rdata_o = '0;
       default:         csr_rdata_o = stat[stat_idx];  // the counters
     endcase
   end

@@ -16,23 +16,8 @@
 //     empty or being taken, so every record reaches the core exactly once
 //     and its path is accumulated before its instructions are counted.
 //
-// Register map (word addresses; docs/hwprof_phase_detector.md, "Registers"):
-//   0 CTRL        W    1: restart (accumulators, interval count, table,
-//                      phase ids, predictor); 0: no effect; other values
-//                      illegal (err, nothing happens). Reads 0.
-//   1 STATUS      RW1C bit 0 err (illegal CTRL/INTERVAL/THRESHOLD write),
-//                      bit 1 ppcr_err (path mode); RO: bit 2 busy, bit 3
-//                      result pending.
-//   2 INTERVAL    RW   instructions per interval (>= 1; 0 illegal); a
-//                      write restarts the interval count.
-//   3 THRESHOLD   RW   1..2^(SigW+1) (else illegal): match when distance <
-//                      THRESHOLD.
-//   4 PPCR        RW   path mode (hwprof_ppcr_reg; illegal settings rejected); BBV
-//                      mode reads 0, writes ignored.
-//   5 RECORDS, 6 FEATURES, 7 IGNORED, 8 INTERVALS, 9 PHASES,
-//   10 STALL_CYCLES (rec_valid_i && !rec_ready_o), 11 BUSY_CYCLES   RO
-//   12 PARAMS     RO   {7'b0, Mode, Entries[7:0], SigW[7:0], Counters[7:0]}
-//   other              read 0, writes ignored
+// Registers: data/regs/detector.json
+// (generated: hwprof_detector_reg_pkg, docs/phase_detector.md, "Registers").
 // Same-cycle ordering: csr_rdata_o is combinational from csr_addr_i and the
 // state before the edge. A cycle with csr_we_i takes no record into the
 // core (item_ready low), so a register write never meets an item. An
@@ -105,28 +90,13 @@ module hwprof_phase_detector #(
 );
 
   import hwprof_pkg::*;
+  import hwprof_detector_reg_pkg::*;
 
   initial begin
     if (Mode > 1) $fatal(1, "hwprof_phase_detector: Mode must be 0 (BBV) or 1 (path)");
     if (IntervalInsns < 1) $fatal(1, "hwprof_phase_detector: IntervalInsns must be >= 1");
     if (Threshold < 1 || Threshold > (1 << (SigW + 1))) $fatal(1, "hwprof_phase_detector: Threshold must be 1..2^(SigW+1)");
   end
-
-  typedef enum logic [3:0] {
-    AddrCtrl        = 4'd0,
-    AddrStatus      = 4'd1,
-    AddrInterval    = 4'd2,
-    AddrThreshold   = 4'd3,
-    AddrPpcr        = 4'd4,
-    AddrRecords     = 4'd5,
-    AddrFeatures    = 4'd6,
-    AddrIgnored     = 4'd7,
-    AddrIntervals   = 4'd8,
-    AddrPhases      = 4'd9,
-    AddrStallCycles = 4'd10,
-    AddrBusyCycles  = 4'd11,
-    AddrParams      = 4'd12
-  } csr_addr_e;
 
   // ---------------------------------------------------------------------
   // Register writes.
@@ -138,13 +108,13 @@ module hwprof_phase_detector #(
   logic             thr_legal;
 
   assign thr_legal = (csr_wdata_i >= 32'd1) && (csr_wdata_i <= (32'd1 << (SigW + 1)));
-  assign restart  = csr_we_i && csr_addr_i == AddrCtrl && csr_wdata_i == 32'd1;
-  assign ctrl_bad = csr_we_i && csr_addr_i == AddrCtrl && csr_wdata_i > 32'd1;
-  assign int_we   = csr_we_i && csr_addr_i == AddrInterval && csr_wdata_i != '0;
-  assign int_bad  = csr_we_i && csr_addr_i == AddrInterval && csr_wdata_i == '0;
-  assign thr_we   = csr_we_i && csr_addr_i == AddrThreshold && thr_legal;
-  assign thr_bad  = csr_we_i && csr_addr_i == AddrThreshold && !thr_legal;
-  assign clr_err  = csr_we_i && csr_addr_i == AddrStatus && csr_wdata_i[0];
+  assign restart  = csr_we_i && csr_addr_i == DetAddrCtrl && csr_wdata_i == 32'd1;
+  assign ctrl_bad = csr_we_i && csr_addr_i == DetAddrCtrl && csr_wdata_i > 32'd1;
+  assign int_we   = csr_we_i && csr_addr_i == DetAddrInterval && csr_wdata_i != '0;
+  assign int_bad  = csr_we_i && csr_addr_i == DetAddrInterval && csr_wdata_i == '0;
+  assign thr_we   = csr_we_i && csr_addr_i == DetAddrThreshold && thr_legal;
+  assign thr_bad  = csr_we_i && csr_addr_i == DetAddrThreshold && !thr_legal;
+  assign clr_err  = csr_we_i && csr_addr_i == DetAddrStatus && csr_wdata_i[DetStatusErrBit];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -204,9 +174,9 @@ module hwprof_phase_detector #(
     hwprof_ppcr_reg u_ppcr (
       .clk_i,
       .rst_ni,
-      .we_i       (csr_we_i && csr_addr_i == AddrPpcr),
+      .we_i       (csr_we_i && csr_addr_i == DetAddrPpcr),
       .wdata_i    (csr_wdata_i),
-      .err_clear_i(csr_we_i && csr_addr_i == AddrStatus && csr_wdata_i[1]),
+      .err_clear_i(csr_we_i && csr_addr_i == DetAddrStatus && csr_wdata_i[DetStatusPpcrErrBit]),
       .ppcr_o     (ppcr),
       .err_o      (ppcr_err)
     );
@@ -343,19 +313,19 @@ module hwprof_phase_detector #(
 
   always_comb begin
     unique case (csr_addr_i)
-      AddrCtrl:        csr_rdata_o = '0;
-      AddrStatus:      csr_rdata_o = {28'b0, res_valid_o, busy, ppcr_err, err_q};
-      AddrInterval:    csr_rdata_o = interval_q;
-      AddrThreshold:   csr_rdata_o = 32'(threshold_q);
-      AddrPpcr:        csr_rdata_o = ppcr;
-      AddrRecords:     csr_rdata_o = st_records;
-      AddrFeatures:    csr_rdata_o = st_features;
-      AddrIgnored:     csr_rdata_o = st_ignored;
-      AddrIntervals:   csr_rdata_o = st_intervals;
-      AddrPhases:      csr_rdata_o = st_phases;
-      AddrStallCycles: csr_rdata_o = st_stall;
-      AddrBusyCycles:  csr_rdata_o = st_busy;
-      AddrParams:      csr_rdata_o = ParamsWord;
+      DetAddrCtrl:        csr_rdata_o = '0;
+      DetAddrStatus:      csr_rdata_o = {28'b0, res_valid_o, busy, ppcr_err, err_q};
+      DetAddrInterval:    csr_rdata_o = interval_q;
+      DetAddrThreshold:   csr_rdata_o = 32'(threshold_q);
+      DetAddrPpcr:        csr_rdata_o = ppcr;
+      DetAddrRecords:     csr_rdata_o = st_records;
+      DetAddrFeatures:    csr_rdata_o = st_features;
+      DetAddrIgnored:     csr_rdata_o = st_ignored;
+      DetAddrIntervals:   csr_rdata_o = st_intervals;
+      DetAddrPhases:      csr_rdata_o = st_phases;
+      DetAddrStallCycles: csr_rdata_o = st_stall;
+      DetAddrBusyCycles:  csr_rdata_o = st_busy;
+      DetAddrParams:      csr_rdata_o = ParamsWord;
       default:         csr_rdata_o = '0;
     endcase
   end

@@ -42,15 +42,8 @@
 // was due. The scheduled pass ends by clearing full and doubling next_merge
 // until it exceeds n (saturating at 2^CntW - 1).
 //
-// Registers (csr_addr_i; reads combinational from the state before the edge):
-//   0 EPS, 1 CAP (NodeCap, 1..4*Groups+4), 2 MERGE_FIRST (>= 1), 3 BUF_DEPTH
-//   (0..MaxBuf): staged, applied by CMD.clear (and reset); an illegal write
-//   is ignored and sets err. 4 CMD w: bit 0 clear, bit 1 flush, bit 2 dump
-//   (only when idle, else err). 5 STATUS: err (W1C), idle, full, dumping,
-//   pass, flushing. 6/7 N low/high. 8 RAW, 9 PAIRS, 10 SPLITS, 11 SKIPPED,
-//   12 SCHED_PASSES, 13 CAP_PASSES, 14 MERGES, 15 NODES, 16 PEAK, 17
-//   STALL_FLUSH, 18 STALL_CAP, 19 STALL_SCHED, 20 IN_STALL (32-bit
-//   saturating), 21 PARAMS {RangeW[5:0], MaxBuf[3:0], Groups[11:0]}.
+// Registers (reads combinational from the state before the edge): data/regs/rap.json
+// (generated: hwprof_rap_reg_pkg, docs/rap_engine.md, "Registers").
 // Dump (CMD.dump): Groups + 1 beats on dump_*: beat 0 the root (count in
 // dump_cnt0_o), beat 1 + s group slot s (dump_slot_valid_o low: free slot).
 `default_nettype none

@@ -16,29 +16,10 @@
 #include <cstdint>
 
 #include "hpt_algo.h"
+#include "hpt_regs.h"
 #include "prim.h"
 
 namespace hwprof::model {
-
-/// Register addresses of hpt's csr port (docs/hpt.md, "Registers").
-enum class HptCsr : unsigned {
-  Ctrl = 0,
-  Status = 1,
-  Cmd = 2,
-  Descs = 3,
-  Hits = 4,
-  Fills = 5,
-  Replacements = 6,
-  Rejects = 7,
-  Saturations = 8,
-  Ignored = 9,
-  StallCycles = 10,
-  Params = 11,
-};
-inline constexpr unsigned kHptCsrCount = 12;
-inline constexpr uint32_t kHptCmdClear = 1u << 0;       ///< invalidate every entry
-inline constexpr uint32_t kHptCmdDump = 1u << 1;        ///< start a dump
-inline constexpr uint32_t kHptCmdClearStats = 1u << 2;  ///< zero the counters
 
 class Hpt {
  public:

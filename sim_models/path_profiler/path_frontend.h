@@ -10,6 +10,7 @@
 
 #include "branch_queue.h"
 #include "path_classifier.h"
+#include "path_regs.h"
 #include "path_stack.h"
 
 namespace hwprof::model {
@@ -49,21 +50,6 @@ class PpcrReg {
   uint32_t value_ = Ppcr::kBl;
   bool err_ = false;
 };
-
-/// Register addresses of path_frontend's csr port.
-enum class PathCsr : unsigned {
-  Ppcr = 0,
-  Status = 1,
-  Records = 2,
-  Emitted = 3,
-  Incomplete = 4,
-  Splits = 5,
-  Overflows = 6,
-  EmptyPops = 7,
-  StallCycles = 8,
-  Params = 9,
-};
-inline constexpr unsigned kPathCsrCount = 10;
 
 class PathFrontend {
  public:

@@ -22,33 +22,10 @@
 #include <cstdint>
 
 #include "dcr_algo.h"
+#include "dcr_regs.h"
 #include "prim.h"
 
 namespace hwprof::model {
-
-/// Register addresses of dcr_tracker's csr port (docs/dcr.md, "Registers").
-enum class DcrCsr : unsigned {
-  Status = 0,
-  Cmd = 1,
-  Interval = 2,
-  Records = 3,
-  Intervals = 4,
-  Pushes = 5,
-  Pops = 6,
-  Overflows = 7,
-  Recursions = 8,
-  Resyncs = 9,
-  NewPhases = 10,
-  Evictions = 11,
-  Scored = 12,
-  Correct = 13,
-  StallCycles = 14,
-  Params = 15,
-};
-inline constexpr unsigned kDcrCsrCount = 16;
-inline constexpr uint32_t kDcrCmdRestart = 1u << 0;     ///< empty stack, interval count 0
-inline constexpr uint32_t kDcrCmdClearTable = 1u << 1;  ///< signatures, phase ids, Markov predictor
-inline constexpr uint32_t kDcrCmdClearStats = 1u << 2;  ///< zero the counters
 
 class DcrTracker {
  public:

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "detector_algo.h"
+#include "detector_regs.h"
 #include "path_classifier.h"
 #include "path_frontend.h"  // PpcrReg
 #include "path_stack.h"
@@ -109,25 +110,6 @@ class DetectorCore {
   DetectorResult res_{};
   Stats stats_;
 };
-
-/// Register addresses of phase_detector's csr port (docs/phase_detector.md).
-enum class DetCsr : unsigned {
-  Ctrl = 0,
-  Status = 1,
-  Interval = 2,
-  Threshold = 3,
-  Ppcr = 4,
-  Records = 5,
-  Features = 6,
-  Ignored = 7,
-  Intervals = 8,
-  Phases = 9,
-  StallCycles = 10,
-  BusyCycles = 11,
-  Params = 12,
-};
-inline constexpr uint32_t kDetCtrlRestart = 1;
-inline constexpr uint32_t kDetStatusErr = 1, kDetStatusPpcrErr = 2, kDetStatusBusy = 4, kDetStatusResValid = 8;
 
 /// Cycle model of phase_detector.sv (Mode from params.mode).
 class PhaseDetector {

@@ -31,47 +31,10 @@
 #include <limits>
 
 #include "rap_event_buffer.h"
+#include "rap_regs.h"
 #include "rap_tree.h"
 
 namespace hwprof::model {
-
-/// Register addresses of rap_engine's csr port (docs/rap_engine.md, "Registers").
-enum class RapCsr : unsigned {
-  Eps = 0,         ///< staged E (Q0.16), 0..65535
-  Cap = 1,         ///< staged NodeCap, 1..4*Groups+4
-  MergeFirst = 2,  ///< staged MergeFirst, >= 1
-  BufDepth = 3,    ///< staged buffer depth, 0..MaxBuf
-  Cmd = 4,         ///< write: bit 0 clear, bit 1 flush, bit 2 dump; reads 0
-  Status = 5,      ///< err (W1C), idle, full, dumping, pass, flushing
-  NLo = 6,
-  NHi = 7,
-  Raw = 8,          ///< raw events taken from the queue into the buffer
-  Pairs = 9,        ///< pairs committed (RapStats::updates)
-  Splits = 10,
-  Skipped = 11,
-  SchedPasses = 12,
-  CapPasses = 13,
-  Merges = 14,
-  Nodes = 15,
-  Peak = 16,
-  StallFlush = 17,  ///< commits that changed the structure (each costs one replay cycle)
-  StallCap = 18,    ///< cycles in capacity passes
-  StallSched = 19,  ///< cycles in scheduled passes
-  InStall = 20,     ///< cycles with ev_valid high and ev_ready low
-  Params = 21,      ///< Groups[11:0], MaxBuf[15:12], RangeW[21:16], TcamSlice[25:22]
-  StallTcam = 22,   ///< cycles in the RAM TCAM's write after a split (TWR)
-};
-inline constexpr unsigned kRapCsrCount = 23;
-inline constexpr uint32_t kRapCmdClear = 1u << 0;
-inline constexpr uint32_t kRapCmdFlush = 1u << 1;
-inline constexpr uint32_t kRapCmdDump = 1u << 2;
-inline constexpr uint32_t kRapStErr = 1u << 0;
-inline constexpr uint32_t kRapStIdle = 1u << 1;
-inline constexpr uint32_t kRapStFull = 1u << 2;
-inline constexpr uint32_t kRapStDump = 1u << 3;
-inline constexpr uint32_t kRapStPass = 1u << 4;
-inline constexpr uint32_t kRapStFlush = 1u << 5;
-inline constexpr uint32_t kRapStTcam = 1u << 6;
 
 /// Build-time parameters of one engine (the RTL's parameters).
 struct RapEngineConfig {
