@@ -80,25 +80,16 @@ module hwprof_detector_core #(
   input  wire logic [WeightW-1:0]         item_weight_i,
   /// Tick: instructions of the record.
   input  wire logic [hwprof_pkg::InsnsW-1:0] item_insns_i,
-  // Results, one per interval (registered).
-  /// A result is offered.
-  output logic                            res_valid_o,
-  /// The consumer takes it.
+  // Results, one per interval (registered): the res_* ports of
+  // hwprof_phase_detector, which documents each of them.
+  /// Result offered (held until taken) and its flags.
+  output logic                            res_valid_o, res_changed_o, res_matched_o, res_scored_o, res_correct_o,
+  /// The consumer takes the result.
   input  wire logic                       res_ready_i,
-  /// Phase id.
-  output logic [15:0]                     res_phase_o,
-  /// The phase differs from the previous interval's (1 for the first).
-  output logic                            res_changed_o,
-  /// A table entry was under the threshold.
-  output logic                            res_matched_o,
+  /// Phase id and predicted phase id of the next interval.
+  output logic [15:0]                     res_phase_o, res_pred_o,
   /// Smallest distance to a valid entry (all ones when none).
   output logic [DistW-1:0]                res_distance_o,
-  /// Predicted phase of the next interval.
-  output logic [15:0]                     res_pred_o,
-  /// A prediction for this interval existed ...
-  output logic                            res_scored_o,
-  /// ... and was right.
-  output logic                            res_correct_o,
   // Status and counters (32-bit saturating).
   /// The signature pass is running (Sum .. Capt).
   output logic                            busy_o,
@@ -184,7 +175,6 @@ module hwprof_detector_core #(
   logic [15:0]       res_phase_q, res_pred_q;
   logic              res_changed_q, res_matched_q, res_scored_q, res_correct_q;
   logic [DistW-1:0]  res_dist_q;
-  logic [31:0]       st_records_q, st_features_q, st_intervals_q, st_phases_q, st_busy_q;
 
   // Two accumulator read ports: the feature's index (Idle) and the pass's
   // element (Sum, Div). One shared port would put the record's key on the
@@ -222,21 +212,35 @@ module hwprof_detector_core #(
   assign s_diff = DistW'(s_absdiff);
   assign s_sum = ((s_elem == '0) ? '0 : dist_q) + s_diff;
 
-  // Victim: the lowest invalid entry, else the one with age Entries-1.
-  logic [EntW-1:0] victim;
+  // Victim: the lowest invalid entry, else the one with age Entries-1 (the
+  // ages of valid entries are distinct; the highest index wins otherwise).
+  logic [EntW-1:0]    victim, inv_ent, old_ent;
+  logic               inv_found;
+  logic [Entries-1:0] oldest;
+  logic               unused_old_found;
   always_comb begin
-    logic found;
-    found = 1'b0;
-    victim = '0;
-    for (int unsigned i = 0; i < Entries; i++)
-      if (!found && !valid_q[i]) begin
-        found = 1'b1;
-        victim = EntW'(i);
-      end
-    if (!found)
-      for (int unsigned i = 0; i < Entries; i++)
-        if (age_q[i] == AgeW'(Entries - 1)) victim = EntW'(i);
+    for (int unsigned i = 0; i < Entries; i++) oldest[i] = (age_q[i] == AgeW'(Entries - 1));
   end
+
+  hwprof_lzc #(
+    .N        (Entries),
+    .HighFirst(0)
+  ) u_lzc_invalid (
+    .in_i   (~valid_q),
+    .idx_o  (inv_ent),
+    .valid_o(inv_found)
+  );
+
+  hwprof_lzc #(
+    .N        (Entries),
+    .HighFirst(1)
+  ) u_lzc_oldest (
+    .in_i   (oldest),
+    .idx_o  (old_ent),
+    .valid_o(unused_old_found)  // an entry is always that old when none is invalid
+  );
+
+  assign victim = inv_found ? inv_ent : old_ent;
 
   // Match: the outcome of the search, registered for Decide.
   logic            match, decide_match;
@@ -251,26 +255,24 @@ module hwprof_detector_core #(
   logic [15:0]     ph;
   assign ph = decide_match ? id_q[best_q] : next_id_q;
 
-  // Accumulator update of a feature.
-  logic [AccW:0] acc_sum;
-  assign acc_sum = {1'b0, acc_rd} + (AccW + 1)'(item_weight_i);
+  // Accumulator update of a feature (saturating).
+  logic [AccW-1:0] acc_sum;
+  assign acc_sum = AccW'(hwprof_prim_pkg::sat_add(64'(acc_rd), 64'(item_weight_i), AccW));
 
   // RAM: table signatures.
-  logic [1:0]        ram_we;
   logic [RamAW-1:0]  ram_waddr, ram_raddr;
   logic              ram_re;
-  assign ram_we = (state_q == StWrite) ? 2'b11 : 2'b00;
   assign ram_waddr = RamAW'(32'(victim_q) * Counters + 32'(cnt_q));
   assign ram_re = (state_q == StSearch) && (k_q < KW'(Words));
   assign ram_raddr = RamAW'(k_q);
 
-  hwprof_sdp_ram #(
+  hwprof_ram_2p #(
     .Depth(Words),
     .Width(SigW),
-    .LoW  (SigW / 2)
+    .GranW(SigW)
   ) u_table (
     .clk_i,
-    .we_i   (ram_we),
+    .wmask_i(state_q == StWrite),
     .waddr_i(ram_waddr),
     .wdata_i(s_sig),
     .re_i   (ram_re),
@@ -314,9 +316,24 @@ module hwprof_detector_core #(
     if (restart_i) state_d = StIdle;
   end
 
-  function automatic logic [31:0] sat_inc(logic [31:0] v);
-    sat_inc = (v == '1) ? v : v + 32'd1;
-  endfunction
+  // Counters (hwprof_stat_bank; cleared only by reset): records, features,
+  // intervals, phases, busy cycles.
+  logic              res_taken;
+  logic [4:0][31:0]  stat;
+  assign res_taken = (state_q == StRes) && res_ready_i && !restart_i;
+
+  hwprof_stat_bank #(
+    .N(5),
+    .W(32)
+  ) u_stats (
+    .clk_i,
+    .rst_ni,
+    .clear_i(1'b0),
+    .inc_i  ({busy_o && !restart_i, res_taken && !res_matched_q, res_taken, go && item_feat_i, go}),
+    .add_i  ('1),
+    .cnt_o  (stat)
+  );
+  assign {stat_busy_o, stat_phases_o, stat_intervals_o, stat_features_o, stat_records_o} = stat;
 
   // Control state (asynchronous reset).
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -350,14 +367,8 @@ module hwprof_detector_core #(
       res_scored_q <= 1'b0;
       res_correct_q <= 1'b0;
       res_dist_q <= '0;
-      st_records_q <= '0;
-      st_features_q <= '0;
-      st_intervals_q <= '0;
-      st_phases_q <= '0;
-      st_busy_q <= '0;
     end else begin
       state_q <= state_d;
-      if (state_q != StIdle && state_q != StRes && !restart_i) st_busy_q <= sat_inc(st_busy_q);
       if (restart_i) begin
         for (int unsigned i = 0; i < Counters; i++) acc_q[i] <= '0;
         valid_q <= '0;
@@ -367,11 +378,7 @@ module hwprof_detector_core #(
         unique case (state_q)
           StIdle: begin
             if (go) begin
-              st_records_q <= sat_inc(st_records_q);
-              if (item_feat_i) begin
-                acc_q[idx] <= acc_sum[AccW] ? '1 : acc_sum[AccW-1:0];
-                st_features_q <= sat_inc(st_features_q);
-              end
+              if (item_feat_i) acc_q[idx] <= acc_sum;
               if (int_end) begin
                 thr_q <= threshold_i;
                 cnt_q <= '0;
@@ -435,12 +442,6 @@ module hwprof_detector_core #(
             res_scored_q <= mk_scored;
             res_correct_q <= mk_correct;
           end
-          StRes: begin
-            if (res_ready_i) begin
-              st_intervals_q <= sat_inc(st_intervals_q);
-              if (!res_matched_q) st_phases_q <= sat_inc(st_phases_q);
-            end
-          end
           default: ;
         endcase
       end
@@ -461,19 +462,14 @@ module hwprof_detector_core #(
   assign res_scored_o = res_scored_q;
   assign res_correct_o = res_correct_q;
   assign busy_o = (state_q != StIdle) && (state_q != StRes);
-  assign stat_records_o = st_records_q;
-  assign stat_features_o = st_features_q;
-  assign stat_intervals_o = st_intervals_q;
-  assign stat_phases_o = st_phases_q;
-  assign stat_busy_o = st_busy_q;
 
   // The Markov result valid is implied by the Capt state.
   logic unused_mk_valid;
   assign unused_mk_valid = mk_res_valid;
 
-  `HWPROF_ASSERT(MarkovResultInCapt, state_q == StCapt && !restart_i |-> mk_res_valid)
-  `HWPROF_ASSERT(ResultHeld, res_valid_o && !res_ready_i && !restart_i |=> res_valid_o && $stable(res_phase_o))
-  `HWPROF_ASSERT(NoItemWhenBusy, busy_o |-> !item_ready_o)
+  `HWPROF_ASSERT(markov_result_in_capt, state_q == StCapt && !restart_i |-> mk_res_valid)
+  `HWPROF_ASSERT(result_held, res_valid_o && !res_ready_i && !restart_i |=> res_valid_o && $stable(res_phase_o))
+  `HWPROF_ASSERT(no_item_when_busy, busy_o |-> !item_ready_o)
 
 endmodule
 

@@ -16,7 +16,7 @@
 // trained bits and the history, discards an update offered in the same
 // cycle, and does not cancel a result already on the outputs.
 //
-// Implementation: slot ids in a simple dual-port RAM (hwprof_sdp_ram, block RAM),
+// Implementation: slot ids in a simple dual-port RAM (hwprof_ram_2p, block RAM),
 // trained bits in flip-flops. S0 writes slot[prev] and reads slot[p] in the
 // same cycle; when they are the same slot the RAM's read is undefined, but
 // the prediction is then p itself, so S1 uses p and not the RAM word. The
@@ -84,13 +84,13 @@ module hwprof_markov_predictor #(
   assign last_valid = s1_valid_q || have_pred_q;
   assign last_pred = s1_valid_q ? res_pred_o : pred_q;
 
-  hwprof_sdp_ram #(
+  hwprof_ram_2p #(
     .Depth(Entries),
     .Width(IdW),
-    .LoW  (IdW / 2)
+    .GranW(IdW)
   ) u_slots (
     .clk_i  (clk_i),
-    .we_i   ({2{train}}),
+    .wmask_i(train),
     .waddr_i(prev_idx_q),
     .wdata_i(upd_phase_i),
     .re_i   (upd),

@@ -90,28 +90,13 @@ module hwprof_phase_detector #(
 );
 
   import hwprof_pkg::*;
+  import hwprof_detector_reg_pkg::*;
 
   initial begin
     if (Mode > 1) $fatal(1, "hwprof_phase_detector: Mode must be 0 (BBV) or 1 (path)");
     if (IntervalInsns < 1) $fatal(1, "hwprof_phase_detector: IntervalInsns must be >= 1");
     if (Threshold < 1 || Threshold > (1 << (SigW + 1))) $fatal(1, "hwprof_phase_detector: Threshold must be 1..2^(SigW+1)");
   end
-
-  typedef enum logic [3:0] {
-    AddrCtrl        = 4'd0,
-    AddrStatus      = 4'd1,
-    AddrInterval    = 4'd2,
-    AddrThreshold   = 4'd3,
-    AddrPpcr        = 4'd4,
-    AddrRecords     = 4'd5,
-    AddrFeatures    = 4'd6,
-    AddrIgnored     = 4'd7,
-    AddrIntervals   = 4'd8,
-    AddrPhases      = 4'd9,
-    AddrStallCycles = 4'd10,
-    AddrBusyCycles  = 4'd11,
-    AddrParams      = 4'd12
-  } csr_addr_e;
 
   // ---------------------------------------------------------------------
   // Register writes.
@@ -123,13 +108,13 @@ module hwprof_phase_detector #(
   logic             thr_legal;
 
   assign thr_legal = (csr_wdata_i >= 32'd1) && (csr_wdata_i <= (32'd1 << (SigW + 1)));
-  assign restart  = csr_we_i && csr_addr_i == AddrCtrl && csr_wdata_i == 32'd1;
-  assign ctrl_bad = csr_we_i && csr_addr_i == AddrCtrl && csr_wdata_i > 32'd1;
-  assign int_we   = csr_we_i && csr_addr_i == AddrInterval && csr_wdata_i != '0;
-  assign int_bad  = csr_we_i && csr_addr_i == AddrInterval && csr_wdata_i == '0;
-  assign thr_we   = csr_we_i && csr_addr_i == AddrThreshold && thr_legal;
-  assign thr_bad  = csr_we_i && csr_addr_i == AddrThreshold && !thr_legal;
-  assign clr_err  = csr_we_i && csr_addr_i == AddrStatus && csr_wdata_i[0];
+  assign restart  = csr_we_i && csr_addr_i == DetAddrCtrl && csr_wdata_i == 32'd1;
+  assign ctrl_bad = csr_we_i && csr_addr_i == DetAddrCtrl && csr_wdata_i > 32'd1;
+  assign int_we   = csr_we_i && csr_addr_i == DetAddrInterval && csr_wdata_i != '0;
+  assign int_bad  = csr_we_i && csr_addr_i == DetAddrInterval && csr_wdata_i == '0;
+  assign thr_we   = csr_we_i && csr_addr_i == DetAddrThreshold && thr_legal;
+  assign thr_bad  = csr_we_i && csr_addr_i == DetAddrThreshold && !thr_legal;
+  assign clr_err  = csr_we_i && csr_addr_i == DetAddrStatus && csr_wdata_i[DetStatusErrBit];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -153,7 +138,7 @@ module hwprof_phase_detector #(
   logic [InsnsW-1:0]     item_insns;
   logic                  busy;
   logic [31:0]           st_records, st_features, st_intervals, st_phases, st_busy;
-  logic [31:0]           st_ignored_q, st_stall_q;
+  logic [31:0]           st_ignored, st_stall;
   logic [PpcrW-1:0]      ppcr;
   logic                  ppcr_err;
   logic                  ignore_now;
@@ -189,9 +174,9 @@ module hwprof_phase_detector #(
     hwprof_ppcr_reg u_ppcr (
       .clk_i,
       .rst_ni,
-      .we_i       (csr_we_i && csr_addr_i == AddrPpcr),
+      .we_i       (csr_we_i && csr_addr_i == DetAddrPpcr),
       .wdata_i    (csr_wdata_i),
-      .err_clear_i(csr_we_i && csr_addr_i == AddrStatus && csr_wdata_i[1]),
+      .err_clear_i(csr_we_i && csr_addr_i == DetAddrStatus && csr_wdata_i[DetStatusPpcrErrBit]),
       .ppcr_o     (ppcr),
       .err_o      (ppcr_err)
     );
@@ -269,7 +254,7 @@ module hwprof_phase_detector #(
     assign item_insns = tick_insns_q;
     assign ignore_now = tick_valid_q && core_ready && s_valid && s_incomplete;
 
-    `HWPROF_ASSERT(EmissionHasTick, s_valid |-> tick_valid_q)
+    `HWPROF_ASSERT(emission_has_tick, s_valid |-> tick_valid_q)
   end
 
   hwprof_detector_core #(
@@ -308,15 +293,18 @@ module hwprof_phase_detector #(
     .stat_busy_o     (st_busy)
   );
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      st_ignored_q <= '0;
-      st_stall_q <= '0;
-    end else begin
-      if (ignore_now && st_ignored_q != '1) st_ignored_q <= st_ignored_q + 32'd1;
-      if (rec_valid_i && !rec_ready_o && st_stall_q != '1) st_stall_q <= st_stall_q + 32'd1;
-    end
-  end
+  // IGNORED and STALL_CYCLES (32-bit saturating, cleared only by reset).
+  hwprof_stat_bank #(
+    .N(2),
+    .W(32)
+  ) u_stats (
+    .clk_i,
+    .rst_ni,
+    .clear_i(1'b0),
+    .inc_i  ({rec_valid_i && !rec_ready_o, ignore_now}),
+    .add_i  ('1),
+    .cnt_o  ({st_stall, st_ignored})
+  );
 
   // ---------------------------------------------------------------------
   // Register reads.
@@ -325,19 +313,19 @@ module hwprof_phase_detector #(
 
   always_comb begin
     unique case (csr_addr_i)
-      AddrCtrl:        csr_rdata_o = '0;
-      AddrStatus:      csr_rdata_o = {28'b0, res_valid_o, busy, ppcr_err, err_q};
-      AddrInterval:    csr_rdata_o = interval_q;
-      AddrThreshold:   csr_rdata_o = 32'(threshold_q);
-      AddrPpcr:        csr_rdata_o = ppcr;
-      AddrRecords:     csr_rdata_o = st_records;
-      AddrFeatures:    csr_rdata_o = st_features;
-      AddrIgnored:     csr_rdata_o = st_ignored_q;
-      AddrIntervals:   csr_rdata_o = st_intervals;
-      AddrPhases:      csr_rdata_o = st_phases;
-      AddrStallCycles: csr_rdata_o = st_stall_q;
-      AddrBusyCycles:  csr_rdata_o = st_busy;
-      AddrParams:      csr_rdata_o = ParamsWord;
+      DetAddrCtrl:        csr_rdata_o = '0;
+      DetAddrStatus:      csr_rdata_o = {28'b0, res_valid_o, busy, ppcr_err, err_q};
+      DetAddrInterval:    csr_rdata_o = interval_q;
+      DetAddrThreshold:   csr_rdata_o = 32'(threshold_q);
+      DetAddrPpcr:        csr_rdata_o = ppcr;
+      DetAddrRecords:     csr_rdata_o = st_records;
+      DetAddrFeatures:    csr_rdata_o = st_features;
+      DetAddrIgnored:     csr_rdata_o = st_ignored;
+      DetAddrIntervals:   csr_rdata_o = st_intervals;
+      DetAddrPhases:      csr_rdata_o = st_phases;
+      DetAddrStallCycles: csr_rdata_o = st_stall;
+      DetAddrBusyCycles:  csr_rdata_o = st_busy;
+      DetAddrParams:      csr_rdata_o = ParamsWord;
       default:         csr_rdata_o = '0;
     endcase
   end

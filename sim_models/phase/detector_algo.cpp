@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "prim.h"
+
 namespace hwprof::model {
 
 DetectorMode detector_mode(const std::string& name) {
@@ -105,7 +107,7 @@ uint32_t DetectorAlgo::distance(const std::vector<uint16_t>& a, const std::vecto
 
 void DetectorAlgo::feature(uint32_t key, uint32_t weight) {
   uint32_t& a = acc_[fold(key, p_.idx_w())];
-  a = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{a} + weight, kAccMax));
+  a = sat32(uint64_t{a} + weight);  // saturates at kAccMax
 }
 
 std::optional<DetectorResult> DetectorAlgo::tick(uint32_t insns) {

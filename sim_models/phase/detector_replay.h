@@ -92,7 +92,7 @@ DetectorReplayResult replay_detector(Engine& eng, const RecordSource& src, const
       });
   // Drain: every record in the core (RECORDS), no interval being computed or
   // waiting (STATUS busy and result pending clear).
-  const uint32_t fed = static_cast<uint32_t>(std::min<uint64_t>(cfg.records_before + res.records, 0xffffffffu));
+  const uint32_t fed = sat32(cfg.records_before + res.records);
   for (uint64_t guard = 0;; ++guard) {
     if (read(DetCsr::Records) == fed && (read(DetCsr::Status) & (kDetStatusBusy | kDetStatusResValid)) == 0) break;
     if (guard > 10000000) throw std::runtime_error("phase detector did not drain (engine hung?)");

@@ -19,6 +19,7 @@
 #include "path_classifier.h"
 #include "path_frontend.h"  // PpcrReg
 #include "path_stack.h"
+#include "prim.h"
 
 namespace hwprof::model {
 
@@ -76,19 +77,19 @@ class DetectorCore {
     }
     if (in.interval_we) algo_.set_interval(in.interval);
     if (busy_left_ > 0) {
-      stats_.busy_cycles = sat_inc(stats_.busy_cycles);
+      stats_.busy_cycles = sat32(stats_.busy_cycles + uint64_t{1});
       if (--busy_left_ == 0) res_valid_ = true;
     } else if (res_valid_) {
       if (in.res_ready) {
         res_valid_ = false;
-        stats_.intervals = sat_inc(stats_.intervals);
-        if (!res_.matched) stats_.phases = sat_inc(stats_.phases);
+        stats_.intervals = sat32(stats_.intervals + uint64_t{1});
+        if (!res_.matched) stats_.phases = sat32(stats_.phases + uint64_t{1});
       }
     } else if (in.item_valid && o.item_ready) {
-      stats_.records = sat_inc(stats_.records);
+      stats_.records = sat32(stats_.records + uint64_t{1});
       if (in.feat_valid) {
         algo_.feature(in.key, in.weight);
-        stats_.features = sat_inc(stats_.features);
+        stats_.features = sat32(stats_.features + uint64_t{1});
       }
       algo_.set_threshold(in.threshold);
       if (auto r = algo_.tick(in.insns)) {
@@ -103,8 +104,6 @@ class DetectorCore {
   const Stats& stats() const { return stats_; }
 
  private:
-  static uint32_t sat_inc(uint32_t v) { return v == 0xffffffffu ? v : v + 1; }
-
   DetectorAlgo algo_;
   uint64_t busy_left_ = 0;
   bool res_valid_ = false;
@@ -218,7 +217,7 @@ class PhaseDetector {
       ci.key = DetectorAlgo::path_key(s.out.path);
       ci.weight = s.out.path.insns;
       ci.insns = tick_insns_;
-      if (tick_valid_ && core_ready && s.out_valid && s.out.path.incomplete) ignored_ = sat_inc(ignored_);
+      if (tick_valid_ && core_ready && s.out_valid && s.out.path.incomplete) ignored_ = sat32(ignored_ + uint64_t{1});
       if (go) {
         tick_valid_ = true;
         tick_insns_ = c.out_data.insns;
@@ -228,7 +227,7 @@ class PhaseDetector {
       const bool wr_ppcr = we && a == DetCsr::Ppcr;
       ppcr_.step({wr_ppcr, in.csr_wdata, clr_ppcr_err});
     }
-    if (in.rec_valid && !o.rec_ready) stall_ = sat_inc(stall_);
+    if (in.rec_valid && !o.rec_ready) stall_ = sat32(stall_ + uint64_t{1});
 
     auto co = core_.step(ci);
     o.res_valid = co.res_valid;
@@ -248,8 +247,6 @@ class PhaseDetector {
   uint32_t busy_bits() const {
     return (core_.busy() ? kDetStatusBusy : 0) | (core_.res_pending() ? kDetStatusResValid : 0);
   }
-  static uint32_t sat_inc(uint32_t v) { return v == 0xffffffffu ? v : v + 1; }
-
   DetectorParams p_;
   DetectorCore core_;
   PathClassifier classifier_;
