@@ -1,4 +1,4 @@
-// hwprof_rap_arbiter: the RAP engine's priority arbiter (docs/hwprof_rap_engine.md,
+// hwprof_rap_arbiter: the RAP engine's priority arbiter (docs/rap_engine.md,
 // "Arbiter"; paper 001 Fig. 6): among the matching TCAM entries, the one with
 // the longest prefix (largest pdepth) wins. Entries at one pdepth are
 // disjoint, so at most one matches per pdepth and the winner is unique (no

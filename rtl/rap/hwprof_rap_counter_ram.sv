@@ -1,4 +1,4 @@
-// hwprof_rap_counter_ram: the RAP engine's counter SRAM (docs/hwprof_rap_engine.md,
+// hwprof_rap_counter_ram: the RAP engine's counter SRAM (docs/rap_engine.md,
 // "Counter SRAM"; paper 001 Fig. 6). Groups rows of four CntW-bit counters
 // (a row is the four children of one internal node) in block RAM, with one
 // write port and two registered read ports:

@@ -1,4 +1,4 @@
-// hwprof_rap_event_queue: the RAP engine's event queue (docs/hwprof_rap_engine.md, "Event
+// hwprof_rap_event_queue: the RAP engine's event queue (docs/rap_engine.md, "Event
 // queue"; paper 001 Fig. 6): a synchronous FIFO of raw events that absorbs
 // the engine's split and merge stalls. Same cycle behaviour as
 // rtl/common/hwprof_sync_fifo.sv plus a synchronous clear:
