@@ -1,2 +1,2 @@
-rtl/common/hwprof_sdp_ram.sv
+rtl/prim/hwprof_ram_2p.sv
 rtl/rap/hwprof_rap_counter_ram.sv

@@ -5,7 +5,7 @@
 // pairs. The cycle behaviour is RapEngine::step (sim_models/rap/rap_engine.h).
 //
 // Datapath (one pair per clock in the update stream):
-//   ingress -> hwprof_rap_event_queue (QueueDepth raw events) -> hwprof_rap_merge_buffer
+//   ingress -> hwprof_fifo_sync event queue (QueueDepth raw events) -> hwprof_rap_merge_buffer
 //   -> P (pair register) -> S0: hwprof_rap_tcam search + hwprof_rap_arbiter (longest
 //   prefix = the matched leaf) -> S1: counter read-modify-write, n += w,
 //   hwprof_rap_threshold, split check, merge check (controller).
@@ -198,10 +198,13 @@ module hwprof_rap_engine #(
   // ------------------------------------------------------------------ queue and buffer
   logic               queue_valid, queue_take;
   logic [RangeW+15:0] queue_data;
-  hwprof_rap_event_queue #(.Width(RangeW + 16), .Depth(QueueDepth)) u_queue (
+  logic [$clog2(QueueDepth + 1)-1:0] unused_queue_count;
+  // Block RAM read (RamRead = 1): 1024 x 48 maps to iCE40 EBR / ECP5 DP16KD.
+  hwprof_fifo_sync #(.Width(RangeW + 16), .Depth(QueueDepth), .RamRead(1)) u_queue (
     .clk_i, .rst_ni, .clear_i(clear),
     .in_valid_i(ev_valid_i), .in_ready_o(ev_ready_o), .in_data_i({ev_value_i, ev_weight_i}),
-    .out_valid_o(queue_valid), .out_ready_i(queue_take), .out_data_o(queue_data));
+    .out_valid_o(queue_valid), .out_ready_i(queue_take), .out_data_o(queue_data),
+    .count_o(unused_queue_count));
 
   logic               buf_in_ready, buf_out_valid, buf_out_ready, buf_emit;
   logic [RangeW-1:0]  buf_out_value;
@@ -228,7 +231,7 @@ module hwprof_rap_engine #(
   logic                     dump_rd_valid;
   logic [DepthW-1:0]        dump_rd_pdepth;
   logic [RangeW-1:0]        dump_rd_prefix;
-  if (TcamSlice == 0) begin : g_tcam_ff
+  if (TcamSlice == 0) begin : gen_tcam_ff
     hwprof_rap_tcam #(.RangeW(RangeW), .Groups(Groups)) u_tcam (
       .clk_i, .rst_ni, .clear_i(clear), .key_i(pair_value_q), .match_o(tcam_match), .pdepth_o(tcam_pdepth),
       .set_i(tcam_set), .set_idx_i(free_idx), .set_pdepth_i(s1_depth_q), .set_prefix_i(s1_prefix_q),
@@ -237,7 +240,7 @@ module hwprof_rap_engine #(
       .rd_prefix_o(dump_rd_prefix), .valid_o(tcam_valid), .sel_pdepth_i(ctl_q.pass_depth), .sel_o(tcam_sel));
     assign tcam_busy = 1'b0;
     assign tcam_last = 1'b0;
-  end else begin : g_tcam_ram
+  end else begin : gen_tcam_ram
     // The RAM TCAM reads the key one cycle ahead: the value P holds next cycle.
     hwprof_rap_tcam_ram #(.RangeW(RangeW), .Groups(Groups), .SliceW(TcamSlice)) u_tcam (
       .clk_i, .rst_ni, .clear_i(clear), .key_next_i(buf_emit ? buf_out_value : pair_value_q),
@@ -307,16 +310,11 @@ module hwprof_rap_engine #(
   logic [IdxW-1:0]   parent_grp_b;
   logic [1:0]        parent_col_b;
   logic              parent_root_b;
+  logic [Groups-1:0] scan_req;
   always_comb begin
-    scan_hit = 1'b0;
-    scan_hit_idx = '0;
-    for (int e = Groups - 1; e >= 0; e--) begin
-      if (tcam_sel[e] && ScanW'(e) >= ctl_q.scan_idx) begin
-        scan_hit = 1'b1;
-        scan_hit_idx = IdxW'(e);
-      end
-    end
+    for (int unsigned e = 0; e < Groups; e++) scan_req[e] = tcam_sel[e] && ScanW'(e) >= ctl_q.scan_idx;
   end
+  hwprof_lzc #(.N(Groups)) u_scan_pick (.in_i(scan_req), .idx_o(scan_hit_idx), .valid_o(scan_hit));
   assign parent_grp_b  = parent_grp_q[scan_b_idx_q];
   assign parent_col_b  = parent_col_q[scan_b_idx_q];
   assign parent_root_b = parent_is_root_q[scan_b_idx_q];
@@ -337,11 +335,8 @@ module hwprof_rap_engine #(
   assign split_after = cap_end && fits;
 
   // Allocation: the lowest free group.
-  always_comb begin
-    free_idx = '0;
-    for (int e = Groups - 1; e >= 0; e--)
-      if (!tcam_valid[e]) free_idx = IdxW'(e);
-  end
+  logic unused_free_any;
+  hwprof_lzc #(.N(Groups)) u_free_pick (.in_i(~tcam_valid), .idx_o(free_idx), .valid_o(unused_free_any));
   assign do_split = split_now || split_after;
   assign tcam_set = do_split && !clear;
   assign tcam_inv = do_merge && !clear;

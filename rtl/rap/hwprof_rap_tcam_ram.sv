@@ -29,7 +29,7 @@
 //   * read port (dump): rd_idx_i at an edge; rd_valid_o, rd_pdepth_o and
 //     rd_prefix_o show that entry (as before the edge) in the next cycle,
 //     except that rd_prefix_o is undefined if the entry is set at the same
-//     edge (the prefixes are in an hwprof_sdp_ram; the engine reads only while
+//     edge (the prefixes are in an hwprof_ram_2p; the engine reads only while
 //     dumping, when nothing is set).
 // The flip-flop valid bits and pdepths also give the allocator its free
 // entries (valid_o) and the merge scan its depth-selected entries (sel_o).
@@ -146,8 +146,10 @@ module hwprof_rap_tcam_ram #(
 
   // Slice RAMs. Each read register is declared with its RAM so that
   // synthesis folds it into the block RAM's output register (iCE40 EBR).
+  // Not hwprof_ram_2p: its per-bit write mask is a loop of Groups
+  // iterations, which Verilator 5.006 cannot unroll past 64 (BLKLOOPINIT).
   logic [Groups-1:0] hit [NSlice];
-  for (genvar i = 0; i < NSlice; i++) begin : g_slice
+  for (genvar i = 0; i < NSlice; i++) begin : gen_slice
     localparam int unsigned Lo = RangeW - (i + 1) * SliceW;
     logic [Groups-1:0] mem_q [Words];  // no reset: RAM
     logic [Groups-1:0] rd_q;           // no reset: the RAM's read register
@@ -168,8 +170,8 @@ module hwprof_rap_tcam_ram #(
   end
 
   // Read port: the prefixes in a RAM (valid and pdepth in u_flags).
-  hwprof_sdp_ram #(.Depth(Groups), .Width(RangeW)) u_prefix (
-    .clk_i, .we_i({2{set_i}}), .waddr_i(set_idx_i), .wdata_i(set_prefix_i & set_mask),
+  hwprof_ram_2p #(.Depth(Groups), .Width(RangeW), .GranW(RangeW)) u_prefix (
+    .clk_i, .wmask_i(set_i), .waddr_i(set_idx_i), .wdata_i(set_prefix_i & set_mask),
     .re_i(1'b1), .raddr_i(rd_idx_i), .rdata_o(rd_prefix_o));
 
   `HWPROF_ASSERT(no_set_while_busy, !(set_i && busy_q && !clear_i))

@@ -13,12 +13,14 @@ endforeach()
 # Stage configurations (per-stage lock-step tests).
 hwprof_manifest(hwprof_rap_merge_buffer RMB_SOURCES)
 hwprof_verilate(PREFIX Vrap_merge_buffer_m4 TOP hwprof_rap_merge_buffer SOURCES ${RMB_SOURCES} PARAMS MaxBuf=4 ValW=8)
-# Event queue, arbiter and threshold unit (tb/rap/rap_stage2_test.cpp).
-hwprof_manifest(hwprof_rap_event_queue REQ_SOURCES)
+# Event queue, arbiter and threshold unit (tb/rap/rap_stage2_test.cpp). The
+# engine's event queue is the primitive hwprof_fifo_sync with RamRead = 1.
+set(REQ_SOURCES ${CMAKE_SOURCE_DIR}/rtl/prim/hwprof_prim_pkg.sv ${CMAKE_SOURCE_DIR}/rtl/prim/hwprof_fifo_sync.sv)
 foreach(cfg "4;8" "16;48" "5;8")
   list(GET cfg 0 d)
   list(GET cfg 1 w)
-  hwprof_verilate(PREFIX Vrap_event_queue_d${d}_w${w} TOP hwprof_rap_event_queue SOURCES ${REQ_SOURCES} PARAMS Depth=${d} Width=${w})
+  hwprof_verilate(PREFIX Vrap_event_queue_d${d}_w${w} TOP hwprof_fifo_sync SOURCES ${REQ_SOURCES}
+    PARAMS Depth=${d} Width=${w} RamRead=1)
 endforeach()
 hwprof_manifest(hwprof_rap_arbiter RARB_SOURCES)
 foreach(cfg "32;127" "8;16" "2;1")

@@ -1,1 +1,0 @@
-rtl/rap/hwprof_rap_event_queue.sv
