@@ -19,25 +19,14 @@ package hwprof_rap_pkg;
     return 32'(groups) * 32'd4 + 32'd1;
   endfunction
 
-  /// Events of one cycle that the tree statistics count (each shown through
-  /// the register port's snapshot while a pass runs). Field order = counter
-  /// order in tree_stats_t.
-  typedef struct packed {
-    logic pairs, splits, skipped, sched_passes, cap_passes, merges;
-  } tree_events_t;
-  /// The tree statistics, 32-bit saturating.
-  typedef struct packed {
-    logic [31:0] pairs, splits, skipped, sched_passes, cap_passes, merges;
-  } tree_stats_t;
-
-  /// Events of one cycle that the flow statistics count (always shown live).
-  typedef struct packed {
-    logic raw, stall_flush, stall_cap, stall_sched, in_stall, stall_tcam;
-  } flow_events_t;
-  /// The flow statistics, 32-bit saturating.
-  typedef struct packed {
-    logic [31:0] raw, stall_flush, stall_cap, stall_sched, in_stall, stall_tcam;
-  } flow_stats_t;
+  // Statistics: each counter has a one-bit event (the engine's strobe of the
+  // cycle) and a 32-bit saturating count (hwprof_stat_bank, same field order).
+  // Tree statistics: shown through the register port's snapshot in a pass.
+  typedef struct packed {logic pairs, splits, skipped, sched_passes, cap_passes, merges;} tree_events_t;
+  typedef struct packed {logic [31:0] pairs, splits, skipped, sched_passes, cap_passes, merges;} tree_stats_t;
+  // Flow statistics: always shown live.
+  typedef struct packed {logic raw, stall_flush, stall_cap, stall_sched, in_stall, stall_tcam;} flow_events_t;
+  typedef struct packed {logic [31:0] raw, stall_flush, stall_cap, stall_sched, in_stall, stall_tcam;} flow_stats_t;
 
 endpackage
 
