@@ -1,3 +1,4 @@
+rtl/rap/hwprof_rap_reg_pkg.sv
 rtl/prim/hwprof_prim_pkg.sv
 rtl/rap/hwprof_rap_pkg.sv
 rtl/prim/hwprof_lzc.sv

@@ -120,7 +120,6 @@ module hwprof_rap_engine #(
   localparam int unsigned ScanW = $clog2(Groups + 1);
   localparam int unsigned BufW = $clog2(MaxBuf + 1);
   localparam int unsigned PairWtW = 32;
-  localparam logic [31:0] MergeFirstReset = 32'd1024;
 
   initial begin
     if (Groups < 1 || Groups > 4095) $fatal(1, "hwprof_rap_engine: Groups must be 1..4095");
@@ -150,7 +149,7 @@ module hwprof_rap_engine #(
     logic [ScanW-1:0]  beat;           // the dump beat
     logic              scan_b_valid;   // scan stage B holds a group
   } ctl_t;
-  localparam ctl_t CtlReset = '{state: StRun, next_merge: CntW'(MergeFirstReset), default: '0};
+  localparam ctl_t CtlReset = '{state: StRun, next_merge: CntW'(hwprof_rap_reg_pkg::RapMergeFirstReset), default: '0};
 
   ctl_t ctl_q, ctl_d;
 
@@ -186,7 +185,7 @@ module hwprof_rap_engine #(
   flow_events_t      flow_events;
   logic              buf_empty;
   hwprof_rap_regs #(.RangeW(RangeW), .Groups(Groups), .MaxBuf(MaxBuf), .BufDefault(BufDefault),
-                    .CntW(CntW), .TcamSlice(TcamSlice), .MergeFirstReset(MergeFirstReset)) u_regs (
+                    .CntW(CntW), .TcamSlice(TcamSlice)) u_regs (
     .clk_i, .rst_ni, .csr_we_i, .csr_addr_i, .csr_wdata_i, .csr_rdata_o,
     .clear_o(clear), .dump_start_o(dump_start), .flush_o(flush), .eps_o(eps),
     .cap_groups_o(cap_groups), .buf_depth_o(buf_depth), .merge_first_o(merge_first),

@@ -36,8 +36,6 @@ module hwprof_rap_regs #(
   parameter int unsigned CntW = 40,
   /// TCAM slice width (0: flip-flop TCAM), shown in PARAMS.
   parameter int unsigned TcamSlice = 4,
-  /// MERGE_FIRST after reset.
-  parameter logic [31:0] MergeFirstReset = 32'd1024,
   /// Width of a group count.
   localparam int unsigned ScanW = $clog2(Groups + 1),
   /// Width of a buffer depth.
@@ -52,7 +50,7 @@ module hwprof_rap_regs #(
   /// Write strobe.
   input  wire logic                         csr_we_i,
   /// Address.
-  input  wire logic [4:0]                   csr_addr_i,
+  input  wire logic [hwprof_rap_reg_pkg::RapAddrW-1:0] csr_addr_i,
   /// Write data.
   input  wire logic [31:0]                  csr_wdata_i,
   /// Read data (combinational).
@@ -102,17 +100,9 @@ module hwprof_rap_regs #(
 );
 
   import hwprof_rap_pkg::*;
+  import hwprof_rap_reg_pkg::*;
 
-  localparam logic [4:0] AddrEps = 5'd0, AddrCap = 5'd1, AddrMergeFirst = 5'd2, AddrBufDepth = 5'd3;
-  localparam logic [4:0] AddrCmd = 5'd4, AddrStatus = 5'd5, AddrNLo = 5'd6, AddrNHi = 5'd7;
-  localparam logic [4:0] AddrRaw = 5'd8, AddrPairs = 5'd9, AddrSplits = 5'd10, AddrSkipped = 5'd11;
-  localparam logic [4:0] AddrSchedPasses = 5'd12, AddrCapPasses = 5'd13, AddrMerges = 5'd14;
-  localparam logic [4:0] AddrNodes = 5'd15, AddrPeak = 5'd16, AddrStallFlush = 5'd17, AddrStallCap = 5'd18;
-  localparam logic [4:0] AddrStallSched = 5'd19, AddrInStall = 5'd20, AddrParams = 5'd21;
-  localparam logic [4:0] AddrStallTcam = 5'd22;
-  localparam int unsigned CmdClear = 0, CmdFlush = 1, CmdDump = 2, StatusErr = 0;
   localparam logic [31:0] CapMax = 32'(4 * Groups + 4);
-  localparam logic [15:0] EpsReset = 16'd6554;  // about 0.1
 
   typedef struct packed {
     logic [15:0]     eps;
@@ -152,46 +142,46 @@ module hwprof_rap_regs #(
   endfunction
 
   localparam logic [BufW-1:0] BufReset = BufW'((BufDefault < MaxBuf) ? BufDefault : MaxBuf);
-  localparam staged_t StagedReset = '{eps: EpsReset, cap: CapMax, merge_first: MergeFirstReset,
+  localparam staged_t StagedReset = '{eps: 16'(RapEpsReset), cap: CapMax, merge_first: RapMergeFirstReset,
                                       buf_depth: BufReset};
-  localparam state_t StateReset = '{staged: StagedReset, in_use: in_use_of(EpsReset, CapMax, BufReset),
+  localparam state_t StateReset = '{staged: StagedReset, in_use: in_use_of(16'(RapEpsReset), CapMax, BufReset),
                                     err: 1'b0, flush: 1'b0, frozen: 1'b0, peak: 32'd1};
 
   state_t state_q, state_d;
   logic   wr_cmd, legal;
-  assign wr_cmd  = csr_we_i && csr_addr_i == AddrCmd;
-  assign clear_o = wr_cmd && csr_wdata_i[CmdClear];
-  assign dump_start_o = wr_cmd && csr_wdata_i[CmdDump] && idle_i;
+  assign wr_cmd  = csr_we_i && csr_addr_i == RapAddrCmd;
+  assign clear_o = wr_cmd && csr_wdata_i[RapCmdClearBit];
+  assign dump_start_o = wr_cmd && csr_wdata_i[RapCmdDumpBit] && idle_i;
 
   always_comb begin
     state_d = state_q;
     legal = 1'b1;
     if (csr_we_i) begin
       case (csr_addr_i)
-        AddrEps: begin
+        RapAddrEps: begin
           legal = csr_wdata_i[31:16] == '0;
           if (legal) state_d.staged.eps = csr_wdata_i[15:0];
         end
-        AddrCap: begin
+        RapAddrCap: begin
           legal = csr_wdata_i >= 32'd1 && csr_wdata_i <= CapMax;
           if (legal) state_d.staged.cap = csr_wdata_i;
         end
-        AddrMergeFirst: begin
+        RapAddrMergeFirst: begin
           legal = csr_wdata_i != '0;
           if (legal) state_d.staged.merge_first = csr_wdata_i;
         end
-        AddrBufDepth: begin
+        RapAddrBufDepth: begin
           legal = csr_wdata_i <= MaxBuf;
           if (legal) state_d.staged.buf_depth = BufW'(csr_wdata_i);
         end
-        AddrStatus: if (csr_wdata_i[StatusErr]) state_d.err = 1'b0;
+        RapAddrStatus: if (csr_wdata_i[RapStatusErrBit]) state_d.err = 1'b0;
         // A dump is refused unless idle (a clear in the same write wins).
-        AddrCmd: legal = !csr_wdata_i[CmdDump] || idle_i || csr_wdata_i[CmdClear];
+        RapAddrCmd: legal = !csr_wdata_i[RapCmdDumpBit] || idle_i || csr_wdata_i[RapCmdClearBit];
         default: ;
       endcase
     end
     if (!legal) state_d.err = 1'b1;
-    state_d.flush = (state_q.flush && !buf_empty_i) || (wr_cmd && csr_wdata_i[CmdFlush]);
+    state_d.flush = (state_q.flush && !buf_empty_i) || (wr_cmd && csr_wdata_i[RapCmdFlushBit]);
     state_d.frozen = freeze_i;
     if (tree_events_i.splits && nodes_of(32'(tree_groups_next_i)) > state_q.peak)
       state_d.peak = nodes_of(32'(tree_groups_next_i));
@@ -232,31 +222,43 @@ module hwprof_rap_regs #(
   assign shown = state_q.frozen ? held_q : live;
 
   // ------------------------------------------------------------------ read mux
+  localparam logic [31:0] Params = (32'(Groups) << RapParamsGroupsLsb) | (32'(MaxBuf) << RapParamsMaxBufLsb) |
+                                   (32'(RangeW) << RapParamsRangeWLsb) | (32'(TcamSlice) << RapParamsTcamSliceLsb);
+  logic [31:0] status;
+  always_comb begin
+    status = '0;
+    status[RapStatusErrBit] = state_q.err;
+    status[RapStatusIdleBit] = idle_i;
+    status[RapStatusFullBit] = shown.full;
+    status[RapStatusDumpingBit] = dump_i;
+    status[RapStatusPassBit] = pass_i;
+    status[RapStatusFlushingBit] = state_q.flush;
+    status[RapStatusTwrBit] = tcam_write_i;
+  end
   always_comb begin
     case (csr_addr_i)
-      AddrEps: csr_rdata_o = 32'(state_q.staged.eps);
-      AddrCap: csr_rdata_o = state_q.staged.cap;
-      AddrMergeFirst: csr_rdata_o = state_q.staged.merge_first;
-      AddrBufDepth: csr_rdata_o = 32'(state_q.staged.buf_depth);
-      AddrStatus: csr_rdata_o = 32'({tcam_write_i, state_q.flush, pass_i, dump_i, shown.full, idle_i,
-                                     state_q.err});
-      AddrNLo: csr_rdata_o = shown.n[31:0];
-      AddrNHi: csr_rdata_o = 32'(shown.n[CntW-1:32]);
-      AddrRaw: csr_rdata_o = flow_stats.raw;
-      AddrPairs: csr_rdata_o = shown.stats.pairs;
-      AddrSplits: csr_rdata_o = shown.stats.splits;
-      AddrSkipped: csr_rdata_o = shown.stats.skipped;
-      AddrSchedPasses: csr_rdata_o = shown.stats.sched_passes;
-      AddrCapPasses: csr_rdata_o = shown.stats.cap_passes;
-      AddrMerges: csr_rdata_o = shown.stats.merges;
-      AddrNodes: csr_rdata_o = nodes_of(32'(shown.groups));
-      AddrPeak: csr_rdata_o = shown.peak;
-      AddrStallFlush: csr_rdata_o = flow_stats.stall_flush;
-      AddrStallCap: csr_rdata_o = flow_stats.stall_cap;
-      AddrStallSched: csr_rdata_o = flow_stats.stall_sched;
-      AddrInStall: csr_rdata_o = flow_stats.in_stall;
-      AddrParams: csr_rdata_o = {6'b0, 4'(TcamSlice), 6'(RangeW), 4'(MaxBuf), 12'(Groups)};
-      AddrStallTcam: csr_rdata_o = flow_stats.stall_tcam;
+      RapAddrEps: csr_rdata_o = 32'(state_q.staged.eps);
+      RapAddrCap: csr_rdata_o = state_q.staged.cap;
+      RapAddrMergeFirst: csr_rdata_o = state_q.staged.merge_first;
+      RapAddrBufDepth: csr_rdata_o = 32'(state_q.staged.buf_depth);
+      RapAddrStatus: csr_rdata_o = status;
+      RapAddrNLo: csr_rdata_o = shown.n[31:0];
+      RapAddrNHi: csr_rdata_o = 32'(shown.n[CntW-1:32]);
+      RapAddrRaw: csr_rdata_o = flow_stats.raw;
+      RapAddrPairs: csr_rdata_o = shown.stats.pairs;
+      RapAddrSplits: csr_rdata_o = shown.stats.splits;
+      RapAddrSkipped: csr_rdata_o = shown.stats.skipped;
+      RapAddrSchedPasses: csr_rdata_o = shown.stats.sched_passes;
+      RapAddrCapPasses: csr_rdata_o = shown.stats.cap_passes;
+      RapAddrMerges: csr_rdata_o = shown.stats.merges;
+      RapAddrNodes: csr_rdata_o = nodes_of(32'(shown.groups));
+      RapAddrPeak: csr_rdata_o = shown.peak;
+      RapAddrStallFlush: csr_rdata_o = flow_stats.stall_flush;
+      RapAddrStallCap: csr_rdata_o = flow_stats.stall_cap;
+      RapAddrStallSched: csr_rdata_o = flow_stats.stall_sched;
+      RapAddrInStall: csr_rdata_o = flow_stats.in_stall;
+      RapAddrParams: csr_rdata_o = Params;
+      RapAddrStallTcam: csr_rdata_o = flow_stats.stall_tcam;
       default: csr_rdata_o = '0;
     endcase
   end
