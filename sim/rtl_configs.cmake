@@ -79,10 +79,11 @@ hwprof_rtl_config(Vrap_engine_w8_g8_q4_t0 test RangeW=8 Groups=8 QueueDepth=4 Tc
 # RAP stages (per-stage lock-step tests, tb/rap/rap_stage*_test.cpp).
 hwprof_rtl_unit(rap_merge_buffer TOP hwprof_rap_merge_buffer MANIFEST hwprof_rap_merge_buffer)
 hwprof_rtl_config(Vrap_merge_buffer_m4 test MaxBuf=4 ValW=8)
-hwprof_rtl_unit(rap_event_queue TOP hwprof_rap_event_queue MANIFEST hwprof_rap_event_queue)
-hwprof_rtl_config(Vrap_event_queue_d4_w8 test Depth=4 Width=8)
-hwprof_rtl_config(Vrap_event_queue_d16_w48 test Depth=16 Width=48)
-hwprof_rtl_config(Vrap_event_queue_d5_w8 test Depth=5 Width=8)
+# The engine's event queue is the primitive hwprof_fifo_sync with RamRead = 1.
+hwprof_rtl_unit(rap_event_queue TOP hwprof_fifo_sync MANIFEST hwprof_fifo_sync)
+hwprof_rtl_config(Vrap_event_queue_d4_w8 test Depth=4 Width=8 RamRead=1)
+hwprof_rtl_config(Vrap_event_queue_d16_w48 test Depth=16 Width=48 RamRead=1)
+hwprof_rtl_config(Vrap_event_queue_d5_w8 test Depth=5 Width=8 RamRead=1)
 hwprof_rtl_unit(rap_arbiter TOP hwprof_rap_arbiter MANIFEST hwprof_rap_arbiter)
 hwprof_rtl_config(Vrap_arbiter_w32_g127 test RangeW=32 Groups=127)
 hwprof_rtl_config(Vrap_arbiter_w8_g16 test RangeW=8 Groups=16)

@@ -1,7 +1,7 @@
 /// hwprof_fifo_sync: synchronous first-in first-out queue with valid/ready on
-/// both sides and a synchronous clear. Replaces rtl/common/hwprof_sync_fifo.sv
-/// (tie clear_i to 0, RamRead = 0) and rtl/rap/hwprof_rap_event_queue.sv
-/// (RamRead = 1) with identical cycle behaviour
+/// both sides and a synchronous clear. Replaced the former
+/// hwprof_sync_fifo (clear_i tied to 0, RamRead = 0) and
+/// hwprof_rap_event_queue (RamRead = 1) with identical cycle behaviour
 /// (model: sim_models/common/sync_fifo.h, hwprof::model::SyncFifo):
 ///   * in_ready_o  = (count_o != Depth): registered, never depends on
 ///     out_ready_i, so a full queue does not accept an entry in the cycle it

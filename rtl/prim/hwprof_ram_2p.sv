@@ -5,7 +5,7 @@
 /// column per distinct mask net, so a user whose mask bits are copies of a
 /// few enables, e.g. two fields, costs no extra RAM).
 ///
-/// Replaces rtl/common/hwprof_sdp_ram.sv (GranW = 1,
+/// Replaced the former two-field hwprof_sdp_ram (GranW = 1,
 /// wmask_i = {{Width-LoW{we[1]}}, {LoW{we[0]}}}).
 ///
 /// Cycle behaviour (model: RamModel in tb/prim/prim_test.cpp):

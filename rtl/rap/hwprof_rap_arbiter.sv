@@ -1,4 +1,4 @@
-// hwprof_rap_arbiter: the RAP engine's priority arbiter (docs/hwprof_rap_engine.md,
+// hwprof_rap_arbiter: the RAP engine's priority arbiter (docs/rap_engine.md,
 // "Arbiter"; paper 001 Fig. 6): among the matching TCAM entries, the one with
 // the longest prefix (largest pdepth) wins. Entries at one pdepth are
 // disjoint, so at most one matches per pdepth and the winner is unique (no
@@ -34,31 +34,26 @@ module hwprof_rap_arbiter #(
 
   logic [H-1:0]    any;
   logic [IdxW-1:0] idx_at [H];
+  logic [(H > 1 ? $clog2(H) : 1)-1:0] deepest;
 
+  // Per pdepth: any match, and the OR of the matching indices.
   always_comb begin
     for (int unsigned d = 0; d < H; d++) begin
       any[d] = 1'b0;
       idx_at[d] = '0;
-    end
-    for (int unsigned e = 0; e < Groups; e++) begin
-      for (int unsigned d = 0; d < H; d++) begin
+      for (int unsigned e = 0; e < Groups; e++) begin
         if (match_i[e] && pdepth_i[e*DepthW +: DepthW] == DepthW'(d)) begin
           any[d] = 1'b1;
           idx_at[d] = idx_at[d] | IdxW'(e);
         end
       end
     end
-    hit_o = 1'b0;
-    idx_o = '0;
-    pdepth_o = '0;
-    for (int unsigned d = 0; d < H; d++) begin
-      if (any[d]) begin
-        hit_o = 1'b1;
-        idx_o = idx_at[d];
-        pdepth_o = DepthW'(d);
-      end
-    end
   end
+
+  // The deepest pdepth with a match.
+  hwprof_lzc #(.N(H), .HighFirst(1)) u_deepest (.in_i(any), .idx_o(deepest), .valid_o(hit_o));
+  assign idx_o = idx_at[deepest];
+  assign pdepth_o = DepthW'(deepest);
 
 endmodule
 

@@ -1,4 +1,4 @@
-// hwprof_rap_counter_ram: the RAP engine's counter SRAM (docs/hwprof_rap_engine.md,
+// hwprof_rap_counter_ram: the RAP engine's counter SRAM (docs/rap_engine.md,
 // "Counter SRAM"; paper 001 Fig. 6). Groups rows of four CntW-bit counters
 // (a row is the four children of one internal node) in block RAM, with one
 // write port and two registered read ports:
@@ -18,7 +18,7 @@
 //     of the same row at the same edge: the engine never does both);
 //   * reads: rowa_o / cntb_o show the counters addressed at the last edge AS
 //     THEY ARE AFTER THAT EDGE'S WRITES ("write first"). The RAMs' own read
-//     of an address written at the same edge is undefined (hwprof_sdp_ram), so a
+//     of an address written at the same edge is undefined (hwprof_ram_2p), so a
 //     write at the read's edge is forwarded: its data is registered beside
 //     the read and selected for the written counter. The "reads as zero"
 //     bits are flip-flops, looked up with the read (after the edge's clear,
@@ -91,16 +91,16 @@ module hwprof_rap_counter_ram #(
 
   // Port A: four column RAMs.
   logic [CntW-1:0] col_q [4];
-  for (genvar c = 0; c < 4; c++) begin : g_col
-    hwprof_sdp_ram #(.Depth(Groups), .Width(CntW)) u_ram (
-      .clk_i, .we_i({2{wr && wcol_i == 2'(c)}}), .waddr_i(wrow_i), .wdata_i,
+  for (genvar c = 0; c < 4; c++) begin : gen_col
+    hwprof_ram_2p #(.Depth(Groups), .Width(CntW), .GranW(CntW)) u_ram (
+      .clk_i, .wmask_i(wr && wcol_i == 2'(c)), .waddr_i(wrow_i), .wdata_i,
       .re_i(1'b1), .raddr_i(ra_i), .rdata_o(col_q[c]));
   end
 
   // Port B: one flat RAM.
   logic [CntW-1:0] flat_q;
-  hwprof_sdp_ram #(.Depth(4 * Groups), .Width(CntW)) u_flat (
-    .clk_i, .we_i({2{wr}}), .waddr_i(FlatW'({wrow_i, wcol_i})), .wdata_i,
+  hwprof_ram_2p #(.Depth(4 * Groups), .Width(CntW), .GranW(CntW)) u_flat (
+    .clk_i, .wmask_i(wr), .waddr_i(FlatW'({wrow_i, wcol_i})), .wdata_i,
     .re_i(1'b1), .raddr_i(FlatW'({rb_row_i, rb_col_i})), .rdata_o(flat_q));
 
   // The zero bits of the counters read at this edge, after the edge's clear,

@@ -1,11 +1,11 @@
-// hwprof_rap_engine: the range-adaptive profiling engine of docs/hwprof_rap_engine.md
+// hwprof_rap_engine: the range-adaptive profiling engine of docs/rap_engine.md
 // (paper 001 sections 3-4, Fig. 6; spec 4.1-4.2). Takes one raw event
 // (value, weight) per clock, merges repeats in the merging buffer and keeps
 // the RAP tree of docs/rap.md, bit-exact with RapTree fed with the buffer's
-// pairs. The cycle behaviour is RapEngine::step (sim_models/rap/hwprof_rap_engine.h).
+// pairs. The cycle behaviour is RapEngine::step (sim_models/rap/rap_engine.h).
 //
 // Datapath (one pair per clock in the update stream):
-//   ingress -> hwprof_rap_event_queue (QueueDepth raw events) -> hwprof_rap_merge_buffer
+//   ingress -> hwprof_fifo_sync event queue (QueueDepth raw events) -> hwprof_rap_merge_buffer
 //   -> P (pair register) -> S0: hwprof_rap_tcam search + hwprof_rap_arbiter (longest
 //   prefix = the matched leaf) -> S1: counter read-modify-write, n += w,
 //   hwprof_rap_threshold, split check, merge check (controller).
@@ -42,8 +42,11 @@
 // was due. The scheduled pass ends by clearing full and doubling next_merge
 // until it exceeds n (saturating at 2^CntW - 1).
 //
-// Registers (reads combinational from the state before the edge): data/regs/rap.json
-// (generated: hwprof_rap_reg_pkg, docs/rap_engine.md, "Registers").
+// Registers (csr_*; data/regs/rap.json, generated package hwprof_rap_reg_pkg,
+// docs/rap_engine.md "Registers"): the
+// register block hwprof_rap_regs holds the staged parameters, CMD, STATUS,
+// the statistics and the read mux; this module reports its state and each
+// cycle's events to it (hwprof_rap_pkg::tree_events_t, flow_events_t).
 // Dump (CMD.dump): Groups + 1 beats on dump_*: beat 0 the root (count in
 // dump_cnt0_o), beat 1 + s group slot s (dump_slot_valid_o low: free slot).
 `default_nettype none
@@ -111,13 +114,13 @@ module hwprof_rap_engine #(
   output logic [31:0]               csr_rdata_o
 );
 
+  import hwprof_rap_pkg::*;
+
   localparam int unsigned H = RangeW / 2;
   localparam int unsigned IdxW = (Groups > 1) ? $clog2(Groups) : 1;
   localparam int unsigned ScanW = $clog2(Groups + 1);
   localparam int unsigned BufW = $clog2(MaxBuf + 1);
   localparam int unsigned PairWtW = 32;
-  localparam int unsigned CapMax = 4 * Groups + 4;
-  localparam logic [31:0] BufReset = (BufDefault < MaxBuf) ? BufDefault : MaxBuf;
 
   initial begin
     if (Groups < 1 || Groups > 4095) $fatal(1, "hwprof_rap_engine: Groups must be 1..4095");
@@ -129,202 +132,201 @@ module hwprof_rap_engine #(
 
   typedef enum logic [1:0] {StRun = 2'd0, StPass = 2'd1, StDump = 2'd2, StTwr = 2'd3} state_e;
 
-  function automatic logic [RangeW-1:0] mask_of(logic [DepthW-1:0] d);
-    return ~({RangeW{1'b1}} >> (2 * 32'(d)));
-  endfunction
-  function automatic logic [31:0] sat_inc(logic [31:0] x);
-    return (x == '1) ? x : x + 32'd1;
-  endfunction
+  // Controller state with an asynchronous reset: one reset value, and a
+  // clear sets the same (next_merge from the staged MERGE_FIRST).
+  typedef struct packed {
+    state_e            state;
+    logic [CntW-1:0]   n;              // total weight
+    logic [CntW-1:0]   next_merge;     // n at which the next scheduled pass runs
+    logic              full;           // splits are skipped until the next scheduled pass
+    logic [ScanW-1:0]  used_groups;    // child groups in use
+    logic [CntW-1:0]   root_cnt;       // the root's counter
+    logic              pair_valid;     // P holds a pair
+    logic              s1_valid;       // S1 holds a pair
+    logic              pass_is_cap;    // the pass is a capacity pass
+    logic              sched_pending;  // a scheduled pass follows the current pass or TCAM write
+    logic [DepthW-1:0] pass_depth;     // the parent depth the pass scans
+    logic [ScanW-1:0]  scan_idx;       // the pass's scan index
+    logic [ScanW-1:0]  beat;           // the dump beat
+    logic              scan_b_valid;   // scan stage B holds a group
+  } ctl_t;
+  localparam ctl_t CtlReset = '{state: StRun, next_merge: CntW'(hwprof_rap_reg_pkg::RapMergeFirstReset), default: '0};
 
-  // ------------------------------------------------------------------ state
-  state_e            st_q, st_d;
-  logic              err_q, err_d;
-  logic              flush_q, flush_d;
-  // Staged parameters and the ones in use.
-  logic [15:0]       st_eps_q, st_eps_d;
-  logic [31:0]       st_cap_q, st_cap_d;
-  logic [31:0]       st_mf_q, st_mf_d;
-  logic [BufW-1:0]   st_buf_q, st_buf_d;
-  logic [15:0]       eps_q;
-  logic [ScanW-1:0]  capg_q;
-  logic [BufW-1:0]   bufd_q;
-  // Tree scalars.
-  logic [CntW-1:0]   n_q, n_d;
-  logic [CntW-1:0]   nm_q, nm_d;
-  logic              full_q, full_d;
-  logic [ScanW-1:0]  used_q, used_d;
-  logic [CntW-1:0]   root_cnt_q;
-  // Pipeline.
-  logic              p_valid_q;
-  logic [RangeW-1:0] p_value_q;
-  logic [PairWtW-1:0] p_weight_q;
-  logic              s1_valid_q;
-  logic              s1_root_q;
-  logic [IdxW-1:0]   s1_grp_q;
-  logic [1:0]        s1_col_q;
-  logic [DepthW-1:0] s1_depth_q;
-  logic [RangeW-1:0] s1_prefix_q;
+  ctl_t ctl_q, ctl_d;
+
+  // Data registers without reset: the pair register P, S1, scan stage B.
+  logic [RangeW-1:0]  pair_value_q;
+  logic [PairWtW-1:0] pair_weight_q;
+  logic               s1_root_q;      // the leaf is the root
+  logic [IdxW-1:0]    s1_grp_q;       // else its group
+  logic [1:0]         s1_col_q;       // and its column in the group
+  logic [DepthW-1:0]  s1_depth_q;
+  logic [RangeW-1:0]  s1_prefix_q;
   logic [PairWtW-1:0] s1_weight_q;
-  // Pass and dump.
-  logic              pass_cap_q, pass_cap_d;
-  logic              pend_sched_q, pend_sched_d;
-  logic [DepthW-1:0] pass_d_q, pass_d_d;
-  logic [ScanW-1:0]  scan_q, scan_d;
-  logic [ScanW-1:0]  beat_q, beat_d;
+  logic [IdxW-1:0]    scan_b_idx_q;   // the group found by scan stage A in the last cycle
   // Row metadata (the counters are in hwprof_rap_counter_ram).
-  logic [3:0]        kids_q [Groups];
-  logic              par_root_q [Groups];
-  logic [IdxW-1:0]   par_idx_q [Groups];
-  logic [1:0]        par_col_q [Groups];
-  // Statistics (32-bit saturating) and the register port's shadows.
-  logic [31:0] raw_q, raw_d, pairs_q, pairs_d, splits_q, splits_d, skipped_q, skipped_d;
-  logic [31:0] sched_q, sched_d, capp_q, capp_d, merges_q, merges_d, peak_q, peak_d;
-  logic [31:0] stf_q, stf_d, stc_q, stc_d, sts_q, sts_d, ins_q, ins_d, stt_q, stt_d;
-  // Merge scan stage B (the group found by stage A in the last cycle).
-  logic              b_valid_q;
-  logic [IdxW-1:0]   b_idx_q;
-  logic [CntW-1:0] sh_n_q;
-  logic [31:0] sh_pairs_q, sh_splits_q, sh_skipped_q, sh_sched_q, sh_capp_q, sh_merges_q, sh_peak_q;
-  logic [ScanW-1:0] sh_used_q;
-  logic        sh_full_q;
+  logic [3:0]         child_internal_q [Groups];  // child c is an internal node
+  logic               parent_is_root_q [Groups];  // the group's parent is the root
+  logic [IdxW-1:0]    parent_grp_q [Groups];      // else the parent's group
+  logic [1:0]         parent_col_q [Groups];      // and column
 
-  // ------------------------------------------------------------------ command decode
-  logic clr, wr_eps, wr_cap, wr_mf, wr_buf, wr_status, wr_cmd;
-  assign wr_cmd    = csr_we_i && csr_addr_i == 5'd4;
-  assign clr       = wr_cmd && csr_wdata_i[0];
-  assign wr_eps    = csr_we_i && csr_addr_i == 5'd0;
-  assign wr_cap    = csr_we_i && csr_addr_i == 5'd1;
-  assign wr_mf     = csr_we_i && csr_addr_i == 5'd2;
-  assign wr_buf    = csr_we_i && csr_addr_i == 5'd3;
-  assign wr_status = csr_we_i && csr_addr_i == 5'd5;
+  logic in_run, in_pass, in_dump, in_twr;
+  assign in_run  = ctl_q.state == StRun;
+  assign in_pass = ctl_q.state == StPass;
+  assign in_dump = ctl_q.state == StDump;
+  assign in_twr  = ctl_q.state == StTwr;
+
+  // ------------------------------------------------------------------ register block
+  logic              clear, flush, dump_start, idle;
+  logic [15:0]       eps;
+  logic [ScanW-1:0]  cap_groups;
+  logic [BufW-1:0]   buf_depth;
+  logic [31:0]       merge_first;
+  tree_events_t      tree_events;
+  flow_events_t      flow_events;
+  logic              buf_empty;
+  hwprof_rap_regs #(.RangeW(RangeW), .Groups(Groups), .MaxBuf(MaxBuf), .BufDefault(BufDefault),
+                    .CntW(CntW), .TcamSlice(TcamSlice)) u_regs (
+    .clk_i, .rst_ni, .csr_we_i, .csr_addr_i, .csr_wdata_i, .csr_rdata_o,
+    .clear_o(clear), .dump_start_o(dump_start), .flush_o(flush), .eps_o(eps),
+    .cap_groups_o(cap_groups), .buf_depth_o(buf_depth), .merge_first_o(merge_first),
+    .buf_empty_i(buf_empty), .idle_i(idle), .pass_i(in_pass), .dump_i(in_dump), .tcam_write_i(in_twr),
+    .freeze_i(ctl_d.state == StPass || ctl_d.state == StTwr), .tree_n_i(ctl_q.n),
+    .tree_groups_i(ctl_q.used_groups), .tree_full_i(ctl_q.full), .tree_groups_next_i(ctl_d.used_groups),
+    .tree_events_i(tree_events), .flow_events_i(flow_events));
 
   // ------------------------------------------------------------------ queue and buffer
-  logic              q_valid, q_take;
-  logic [RangeW+15:0] q_data;
-  hwprof_rap_event_queue #(.Width(RangeW + 16), .Depth(QueueDepth)) u_queue (
-    .clk_i, .rst_ni, .clear_i(clr),
+  logic               queue_valid, queue_take;
+  logic [RangeW+15:0] queue_data;
+  logic [$clog2(QueueDepth + 1)-1:0] unused_queue_count;
+  // Block RAM read (RamRead = 1): 1024 x 48 maps to iCE40 EBR / ECP5 DP16KD.
+  hwprof_fifo_sync #(.Width(RangeW + 16), .Depth(QueueDepth), .RamRead(1)) u_queue (
+    .clk_i, .rst_ni, .clear_i(clear),
     .in_valid_i(ev_valid_i), .in_ready_o(ev_ready_o), .in_data_i({ev_value_i, ev_weight_i}),
-    .out_valid_o(q_valid), .out_ready_i(q_take), .out_data_o(q_data));
+    .out_valid_o(queue_valid), .out_ready_i(queue_take), .out_data_o(queue_data),
+    .count_o(unused_queue_count));
 
-  logic buf_in_ready, buf_out_valid, buf_out_ready, buf_empty, buf_take, buf_emit;
+  logic               buf_in_ready, buf_out_valid, buf_out_ready, buf_emit;
   logic [RangeW-1:0]  buf_out_value;
   logic [PairWtW-1:0] buf_out_weight;
-  logic               adv, disturbed, p_free;
+  logic               advance, disturbed, pair_free;
   hwprof_rap_merge_buffer #(.MaxBuf(MaxBuf), .ValW(RangeW), .WtW(16), .PairWtW(PairWtW)) u_buf (
-    .clk_i, .rst_ni, .clear_i(clr), .depth_i(bufd_q), .flush_i(flush_q),
-    .in_valid_i(q_valid && st_q != StDump), .in_ready_o(buf_in_ready),
-    .in_value_i(q_data[RangeW+15:16]), .in_weight_i(q_data[15:0]),
+    .clk_i, .rst_ni, .clear_i(clear), .depth_i(buf_depth), .flush_i(flush),
+    .in_valid_i(queue_valid && !in_dump), .in_ready_o(buf_in_ready),
+    .in_value_i(queue_data[RangeW+15:16]), .in_weight_i(queue_data[15:0]),
     .out_valid_o(buf_out_valid), .out_ready_i(buf_out_ready),
     .out_value_o(buf_out_value), .out_weight_o(buf_out_weight), .empty_o(buf_empty));
-  assign buf_out_ready = p_free && st_q != StDump;
-  assign buf_take = q_valid && st_q != StDump && buf_in_ready;
-  assign q_take = buf_take;
+  assign buf_out_ready = pair_free && !in_dump;
+  assign queue_take = queue_valid && !in_dump && buf_in_ready;
   assign buf_emit = buf_out_valid && buf_out_ready;
 
   // ------------------------------------------------------------------ S0: TCAM + arbiter
-  logic [Groups-1:0]        match, tvalid, tsel;
-  logic [Groups*DepthW-1:0] tpdepth;
-  logic                     a_hit;
-  logic [IdxW-1:0]          a_idx;
-  logic [DepthW-1:0]        a_pd;
-  logic                     t_set, t_inv, t_busy, t_last;
-  logic [IdxW-1:0]          free_idx, rd_idx;
-  logic                     rd_valid;
-  logic [DepthW-1:0]        rd_pdepth;
-  logic [RangeW-1:0]        rd_prefix;
-  if (TcamSlice == 0) begin : g_tcam_ff
+  logic [Groups-1:0]        tcam_match, tcam_valid, tcam_sel;
+  logic [Groups*DepthW-1:0] tcam_pdepth;
+  logic                     arb_hit;
+  logic [IdxW-1:0]          arb_idx;
+  logic [DepthW-1:0]        arb_pdepth;
+  logic                     tcam_set, tcam_inv, tcam_busy, tcam_last;
+  logic [IdxW-1:0]          free_idx, dump_idx;
+  logic                     dump_rd_valid;
+  logic [DepthW-1:0]        dump_rd_pdepth;
+  logic [RangeW-1:0]        dump_rd_prefix;
+  if (TcamSlice == 0) begin : gen_tcam_ff
     hwprof_rap_tcam #(.RangeW(RangeW), .Groups(Groups)) u_tcam (
-      .clk_i, .rst_ni, .clear_i(clr), .key_i(p_value_q), .match_o(match), .pdepth_o(tpdepth),
-      .set_i(t_set), .set_idx_i(free_idx), .set_pdepth_i(s1_depth_q), .set_prefix_i(s1_prefix_q),
-      .inv_i(t_inv), .inv_idx_i(b_idx_q),
-      .rd_idx_i(rd_idx), .rd_valid_o(rd_valid), .rd_pdepth_o(rd_pdepth), .rd_prefix_o(rd_prefix),
-      .valid_o(tvalid), .sel_pdepth_i(pass_d_q), .sel_o(tsel));
-    assign t_busy = 1'b0;
-    assign t_last = 1'b0;
-  end else begin : g_tcam_ram
+      .clk_i, .rst_ni, .clear_i(clear), .key_i(pair_value_q), .match_o(tcam_match), .pdepth_o(tcam_pdepth),
+      .set_i(tcam_set), .set_idx_i(free_idx), .set_pdepth_i(s1_depth_q), .set_prefix_i(s1_prefix_q),
+      .inv_i(tcam_inv), .inv_idx_i(scan_b_idx_q),
+      .rd_idx_i(dump_idx), .rd_valid_o(dump_rd_valid), .rd_pdepth_o(dump_rd_pdepth),
+      .rd_prefix_o(dump_rd_prefix), .valid_o(tcam_valid), .sel_pdepth_i(ctl_q.pass_depth), .sel_o(tcam_sel));
+    assign tcam_busy = 1'b0;
+    assign tcam_last = 1'b0;
+  end else begin : gen_tcam_ram
     // The RAM TCAM reads the key one cycle ahead: the value P holds next cycle.
     hwprof_rap_tcam_ram #(.RangeW(RangeW), .Groups(Groups), .SliceW(TcamSlice)) u_tcam (
-      .clk_i, .rst_ni, .clear_i(clr), .key_next_i(buf_emit ? buf_out_value : p_value_q),
-      .match_o(match), .pdepth_o(tpdepth),
-      .set_i(t_set), .set_idx_i(free_idx), .set_pdepth_i(s1_depth_q), .set_prefix_i(s1_prefix_q),
-      .inv_i(t_inv), .inv_idx_i(b_idx_q), .busy_o(t_busy), .last_o(t_last),
-      .rd_idx_i(rd_idx), .rd_valid_o(rd_valid), .rd_pdepth_o(rd_pdepth), .rd_prefix_o(rd_prefix),
-      .valid_o(tvalid), .sel_pdepth_i(pass_d_q), .sel_o(tsel));
+      .clk_i, .rst_ni, .clear_i(clear), .key_next_i(buf_emit ? buf_out_value : pair_value_q),
+      .match_o(tcam_match), .pdepth_o(tcam_pdepth),
+      .set_i(tcam_set), .set_idx_i(free_idx), .set_pdepth_i(s1_depth_q), .set_prefix_i(s1_prefix_q),
+      .inv_i(tcam_inv), .inv_idx_i(scan_b_idx_q), .busy_o(tcam_busy), .last_o(tcam_last),
+      .rd_idx_i(dump_idx), .rd_valid_o(dump_rd_valid), .rd_pdepth_o(dump_rd_pdepth),
+      .rd_prefix_o(dump_rd_prefix), .valid_o(tcam_valid), .sel_pdepth_i(ctl_q.pass_depth), .sel_o(tcam_sel));
   end
   hwprof_rap_arbiter #(.RangeW(RangeW), .Groups(Groups)) u_arb (
-    .match_i(match), .pdepth_i(tpdepth), .hit_o(a_hit), .idx_o(a_idx), .pdepth_o(a_pd));
+    .match_i(tcam_match), .pdepth_i(tcam_pdepth), .hit_o(arb_hit), .idx_o(arb_idx), .pdepth_o(arb_pdepth));
 
+  // The matched leaf: depth and column in its group.
   logic [DepthW-1:0] s0_depth;
   logic [1:0]        s0_col;
-  assign s0_depth = a_hit ? a_pd + DepthW'(1) : '0;
-  assign s0_col   = a_hit ? p_value_q[RangeW - 2 * (32'(a_pd) + 1) +: 2] : 2'd0;
+  assign s0_depth = arb_hit ? arb_pdepth + DepthW'(1) : '0;
+  assign s0_col   = arb_hit ? pair_value_q[RangeW - 2 * (32'(arb_pdepth) + 1) +: 2] : 2'd0;
 
   // ------------------------------------------------------------------ counter SRAM
   // Port A (a row) is read at every edge: in RUN the row S0 matched (S1's
   // counter), in PASS the row stage A found (stage B's children), in DUMP the
   // row of the next beat. Port B: the parent of stage A's group.
-  logic              found, do_merge, do_split, c_we;
-  logic [IdxW-1:0]   fs, c_ra, c_wrow;
-  logic [1:0]        c_wcol;
-  logic [CntW-1:0]   c_wdata, cntb;
-  logic [4*CntW-1:0] rowa;
-  logic [CntW+2:0]   sum;
+  logic              scan_hit, do_merge, do_split, cnt_we;
+  logic [IdxW-1:0]   scan_hit_idx, cnt_read_row, cnt_wrow;
+  logic [1:0]        cnt_wcol;
+  logic [CntW-1:0]   cnt_wdata, parent_cnt_ram;
+  logic [4*CntW-1:0] row_cnt;
+  logic [CntW+2:0]   merge_sum;
   hwprof_rap_counter_ram #(.Groups(Groups), .CntW(CntW)) u_cnt (
-    .clk_i, .rst_ni, .clear_i(clr), .zero_i(do_split), .zero_row_i(free_idx),
-    .we_i(c_we), .wrow_i(c_wrow), .wcol_i(c_wcol), .wdata_i(c_wdata),
-    .ra_i(c_ra), .rowa_o(rowa), .rb_row_i(par_idx_q[fs]), .rb_col_i(par_col_q[fs]), .cntb_o(cntb));
+    .clk_i, .rst_ni, .clear_i(clear), .zero_i(do_split), .zero_row_i(free_idx),
+    .we_i(cnt_we), .wrow_i(cnt_wrow), .wcol_i(cnt_wcol), .wdata_i(cnt_wdata),
+    .ra_i(cnt_read_row), .rowa_o(row_cnt), .rb_row_i(parent_grp_q[scan_hit_idx]),
+    .rb_col_i(parent_col_q[scan_hit_idx]), .cntb_o(parent_cnt_ram));
 
   // ------------------------------------------------------------------ S1: update and split check
-  logic [CntW-1:0] cur, cnt_new, n_new, t_new, t_cur;
+  logic [CntW-1:0] leaf_cnt, leaf_cnt_new, n_new, thr_new, thr_cur;
   logic            commit, split_due, fits, sched_due;
   logic            split_now, skip_now, cap_start, sched_start;
-  hwprof_rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_new (.eps_i(eps_q), .n_i(n_new), .t_o(t_new));
-  hwprof_rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_cur (.eps_i(eps_q), .n_i(n_q), .t_o(t_cur));
-  assign cur       = s1_root_q ? root_cnt_q : rowa[32'(s1_col_q) * CntW +: CntW];
-  assign cnt_new   = cur + CntW'(s1_weight_q);
-  assign n_new     = n_q + CntW'(s1_weight_q);
-  assign commit    = st_q == StRun && s1_valid_q;
-  assign split_due = 32'(s1_depth_q) < H && cnt_new > t_new;
-  assign fits      = used_q < capg_q;
-  assign sched_due = n_new >= nm_q;
-  assign split_now = commit && split_due && fits;
-  assign skip_now  = commit && split_due && !fits && full_q;
-  assign cap_start = commit && split_due && !fits && !full_q;
-  assign sched_start = commit && !cap_start && sched_due;
-  assign disturbed = split_now || cap_start || sched_start;
-  assign adv       = st_q == StRun && p_valid_q && !disturbed;
-  assign p_free    = !p_valid_q || adv;
+  hwprof_rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_new (.eps_i(eps), .n_i(n_new), .t_o(thr_new));
+  hwprof_rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_cur (.eps_i(eps), .n_i(ctl_q.n), .t_o(thr_cur));
+  assign leaf_cnt     = s1_root_q ? ctl_q.root_cnt : row_cnt[32'(s1_col_q) * CntW +: CntW];
+  assign leaf_cnt_new = leaf_cnt + CntW'(s1_weight_q);
+  assign n_new        = ctl_q.n + CntW'(s1_weight_q);
+  assign commit       = in_run && ctl_q.s1_valid;
+  assign split_due    = 32'(s1_depth_q) < H && leaf_cnt_new > thr_new;
+  assign fits         = ctl_q.used_groups < cap_groups;
+  assign sched_due    = n_new >= ctl_q.next_merge;
+  assign split_now    = commit && split_due && fits;
+  assign skip_now     = commit && split_due && !fits && ctl_q.full;
+  assign cap_start    = commit && split_due && !fits && !ctl_q.full;
+  assign sched_start  = commit && !cap_start && sched_due;
+  assign disturbed    = split_now || cap_start || sched_start;
+  assign advance      = in_run && ctl_q.pair_valid && !disturbed;
+  assign pair_free    = !ctl_q.pair_valid || advance;
 
   // ------------------------------------------------------------------ merge pass scan
   // Stage A (every pass cycle): find the lowest valid group with parent depth
-  // pass_d_q at or above scan_q and read its row (port A) and its parent's
-  // counter (port B). Stage B (the next cycle): merge it if its children are
-  // leaves and parent + children <= T(n). Stage B's write (a counter at depth
-  // d) never feeds stage A's read in the same edge (children at depth d + 1,
-  // another parent at depth d); the cycle that moves to depth d - 1 has no
-  // stage A read, so the next level reads after the last write.
-  logic              in_pass, elig, pass_end, cap_end, split_after;
-  logic [CntW-1:0]   par_cnt;
-  logic [ScanW-1:0]  used_after;
+  // pass_depth at or above scan_idx and read its row (port A) and its
+  // parent's counter (port B). Stage B (the next cycle): merge it if its
+  // children are leaves and parent + children <= T(n). Stage B's write (a
+  // counter at depth d) never feeds stage A's read in the same edge (children
+  // at depth d + 1, another parent at depth d); the cycle that moves to depth
+  // d - 1 has no stage A read, so the next level reads after the last write.
+  logic              merge_ok, pass_end, cap_end, split_after;
+  logic [CntW-1:0]   parent_cnt;
+  logic [ScanW-1:0]  used_after_merge;
+  logic [IdxW-1:0]   parent_grp_b;
+  logic [1:0]        parent_col_b;
+  logic              parent_root_b;
+  logic [Groups-1:0] scan_req;
   always_comb begin
-    found = 1'b0;
-    fs = '0;
-    for (int e = Groups - 1; e >= 0; e--) begin
-      if (tsel[e] && ScanW'(e) >= scan_q) begin
-        found = 1'b1;
-        fs = IdxW'(e);
-      end
-    end
+    for (int unsigned e = 0; e < Groups; e++) scan_req[e] = tcam_sel[e] && ScanW'(e) >= ctl_q.scan_idx;
   end
-  assign in_pass = st_q == StPass;
-  assign elig    = kids_q[b_idx_q] == 4'b0;
-  assign par_cnt = par_root_q[b_idx_q] ? root_cnt_q : cntb;
-  assign sum = (CntW + 3)'(par_cnt) + (CntW + 3)'(rowa[0 +: CntW]) + (CntW + 3)'(rowa[CntW +: CntW]) +
-               (CntW + 3)'(rowa[2*CntW +: CntW]) + (CntW + 3)'(rowa[3*CntW +: CntW]);
-  assign do_merge  = in_pass && b_valid_q && elig && sum <= (CntW + 3)'(t_cur);
-  assign pass_end  = in_pass && !found && pass_d_q == '0;
-  assign cap_end   = pass_end && pass_cap_q;
-  assign used_after = used_q - ScanW'(do_merge);
+  hwprof_lzc #(.N(Groups)) u_scan_pick (.in_i(scan_req), .idx_o(scan_hit_idx), .valid_o(scan_hit));
+  assign parent_grp_b  = parent_grp_q[scan_b_idx_q];
+  assign parent_col_b  = parent_col_q[scan_b_idx_q];
+  assign parent_root_b = parent_is_root_q[scan_b_idx_q];
+  assign parent_cnt = parent_root_b ? ctl_q.root_cnt : parent_cnt_ram;
+  assign merge_sum = (CntW + 3)'(parent_cnt) + (CntW + 3)'(row_cnt[0 +: CntW]) +
+                     (CntW + 3)'(row_cnt[CntW +: CntW]) + (CntW + 3)'(row_cnt[2*CntW +: CntW]) +
+                     (CntW + 3)'(row_cnt[3*CntW +: CntW]);
+  assign merge_ok  = child_internal_q[scan_b_idx_q] == 4'b0 && merge_sum <= (CntW + 3)'(thr_cur);
+  assign do_merge  = in_pass && ctl_q.scan_b_valid && merge_ok;
+  assign pass_end  = in_pass && !scan_hit && ctl_q.pass_depth == '0;
+  assign cap_end   = pass_end && ctl_q.pass_is_cap;
+  assign used_after_merge = ctl_q.used_groups - ScanW'(do_merge);
   // The last cycle of a capacity pass runs stage B of a depth-0 group (the
   // root's children) if any; it cannot merge: the leaf waiting to split has
   // count > T(n), and it is either one of those children or below one
@@ -333,348 +335,168 @@ module hwprof_rap_engine #(
   assign split_after = cap_end && fits;
 
   // Allocation: the lowest free group.
-  always_comb begin
-    free_idx = '0;
-    for (int e = Groups - 1; e >= 0; e--)
-      if (!tvalid[e]) free_idx = IdxW'(e);
-  end
+  logic unused_free_any;
+  hwprof_lzc #(.N(Groups)) u_free_pick (.in_i(~tcam_valid), .idx_o(free_idx), .valid_o(unused_free_any));
   assign do_split = split_now || split_after;
-  assign t_set = do_split && !clr;
-  assign t_inv = do_merge && !clr;
+  assign tcam_set = do_split && !clear;
+  assign tcam_inv = do_merge && !clear;
 
   // Counter writes: the S1 commit (RUN) or a merge into a non-root parent (PASS).
-  assign c_we    = (commit && !s1_root_q) || (do_merge && !par_root_q[b_idx_q]);
-  assign c_wrow  = commit ? s1_grp_q : par_idx_q[b_idx_q];
-  assign c_wcol  = commit ? s1_col_q : par_col_q[b_idx_q];
-  assign c_wdata = commit ? cnt_new : CntW'(sum);
+  assign cnt_we    = (commit && !s1_root_q) || (do_merge && !parent_root_b);
+  assign cnt_wrow  = commit ? s1_grp_q : parent_grp_b;
+  assign cnt_wcol  = commit ? s1_col_q : parent_col_b;
+  assign cnt_wdata = commit ? leaf_cnt_new : CntW'(merge_sum);
 
   // next_merge: doubled until it exceeds n (saturating).
-  logic [CntW-1:0] nm_next;
+  logic [CntW-1:0] next_merge_doubled;
   always_comb begin
-    nm_next = nm_q;
+    next_merge_doubled = ctl_q.next_merge;
     for (int unsigned i = 0; i <= CntW; i++)
-      if (nm_next <= n_q) nm_next = nm_next[CntW-1] ? '1 : {nm_next[CntW-2:0], 1'b0};
+      if (next_merge_doubled <= ctl_q.n)
+        next_merge_doubled = next_merge_doubled[CntW-1] ? '1 : {next_merge_doubled[CntW-2:0], 1'b0};
   end
 
-  logic idle;
-  assign idle = st_q == StRun && !s1_valid_q && !p_valid_q && buf_empty && !flush_q && !q_valid;
+  assign idle = in_run && !ctl_q.s1_valid && !ctl_q.pair_valid && buf_empty && !flush && !queue_valid;
 
-  // ------------------------------------------------------------------ controller (scalars)
+  // ------------------------------------------------------------------ controller
+  // A pass starts at the deepest parent depth.
+  function automatic ctl_t start_pass(ctl_t c, logic is_cap);
+    c.state = StPass;
+    c.pass_is_cap = is_cap;
+    c.pass_depth = DepthW'(H - 1);
+    c.scan_idx = '0;
+    return c;
+  endfunction
+
   always_comb begin
-    st_d = st_q;
-    err_d = err_q;
-    flush_d = flush_q && !buf_empty;
-    st_eps_d = st_eps_q;
-    st_cap_d = st_cap_q;
-    st_mf_d = st_mf_q;
-    st_buf_d = st_buf_q;
-    n_d = n_q;
-    nm_d = nm_q;
-    full_d = full_q;
-    used_d = used_q;
-    pass_cap_d = pass_cap_q;
-    pend_sched_d = pend_sched_q;
-    pass_d_d = pass_d_q;
-    scan_d = scan_q;
-    beat_d = beat_q;
-    raw_d = buf_take ? sat_inc(raw_q) : raw_q;
-    pairs_d = pairs_q;
-    splits_d = splits_q;
-    skipped_d = skipped_q;
-    sched_d = sched_q;
-    capp_d = capp_q;
-    merges_d = merges_q;
-    peak_d = peak_q;
-    stf_d = disturbed ? sat_inc(stf_q) : stf_q;
-    stc_d = (in_pass && pass_cap_q) ? sat_inc(stc_q) : stc_q;
-    sts_d = (in_pass && !pass_cap_q) ? sat_inc(sts_q) : sts_q;
-    ins_d = (ev_valid_i && !ev_ready_o) ? sat_inc(ins_q) : ins_q;
-    stt_d = (st_q == StTwr) ? sat_inc(stt_q) : stt_q;
-
+    ctl_d = ctl_q;
     // 1. Controller.
     if (commit) begin
-      n_d = n_new;
-      pairs_d = sat_inc(pairs_q);
-      if (skip_now) skipped_d = sat_inc(skipped_q);
+      ctl_d.n = n_new;
       if (cap_start) begin
-        st_d = StPass;
-        pass_cap_d = 1'b1;
-        pend_sched_d = sched_due;
-        pass_d_d = DepthW'(H - 1);
-        scan_d = '0;
+        ctl_d = start_pass(ctl_d, 1'b1);
+        ctl_d.sched_pending = sched_due;
       end else if (split_now && TcamSlice != 0) begin
         // The RAM TCAM's write first, then the scheduled pass if it is due.
-        st_d = StTwr;
-        pend_sched_d = sched_due;
+        ctl_d.state = StTwr;
+        ctl_d.sched_pending = sched_due;
       end else if (sched_start) begin
-        st_d = StPass;
-        pass_cap_d = 1'b0;
-        pass_d_d = DepthW'(H - 1);
-        scan_d = '0;
+        ctl_d = start_pass(ctl_d, 1'b0);
       end
     end
-    if (st_q == StTwr && t_last) begin
-      if (pend_sched_q) begin
-        st_d = StPass;
-        pass_cap_d = 1'b0;
-        pend_sched_d = 1'b0;
-        pass_d_d = DepthW'(H - 1);
-        scan_d = '0;
-      end else begin
-        st_d = StRun;
+    if (in_twr && tcam_last) begin
+      ctl_d.state = StRun;
+      if (ctl_q.sched_pending) begin
+        ctl_d = start_pass(ctl_d, 1'b0);
+        ctl_d.sched_pending = 1'b0;
       end
     end
-    if (do_merge) merges_d = sat_inc(merges_q);
     if (in_pass) begin
-      if (found) begin
-        scan_d = ScanW'(fs) + ScanW'(1);
-      end else if (pass_d_q != '0) begin
-        pass_d_d = pass_d_q - DepthW'(1);
-        scan_d = '0;
-      end else if (pass_cap_q) begin
-        capp_d = sat_inc(capp_q);
-        if (!fits) begin
-          full_d = 1'b1;
-          skipped_d = sat_inc(skipped_q);
-        end
-        if (split_after && TcamSlice != 0) begin
-          st_d = StTwr;  // the scheduled pass (if pending) follows the write
-        end else if (pend_sched_q) begin
-          pass_cap_d = 1'b0;
-          pass_d_d = DepthW'(H - 1);
-          scan_d = '0;
-        end else begin
-          st_d = StRun;
-        end
+      if (scan_hit) begin
+        ctl_d.scan_idx = ScanW'(scan_hit_idx) + ScanW'(1);
+      end else if (ctl_q.pass_depth != '0) begin
+        ctl_d.pass_depth = ctl_q.pass_depth - DepthW'(1);
+        ctl_d.scan_idx = '0;
+      end else if (ctl_q.pass_is_cap) begin
+        if (!fits) ctl_d.full = 1'b1;
+        if (split_after && TcamSlice != 0) ctl_d.state = StTwr;  // the scheduled pass (if pending) follows the write
+        else if (ctl_q.sched_pending) ctl_d = start_pass(ctl_d, 1'b0);
+        else ctl_d.state = StRun;
       end else begin
-        sched_d = sat_inc(sched_q);
-        full_d = 1'b0;
-        nm_d = nm_next;
-        st_d = StRun;
+        ctl_d.full = 1'b0;
+        ctl_d.next_merge = next_merge_doubled;
+        ctl_d.state = StRun;
       end
     end
-    if (st_q == StDump && dump_ready_i) begin
-      if (beat_q == ScanW'(Groups)) st_d = StRun;
-      else beat_d = beat_q + ScanW'(1);
+    if (in_dump && dump_ready_i) begin
+      if (ctl_q.beat == ScanW'(Groups)) ctl_d.state = StRun;
+      else ctl_d.beat = ctl_q.beat + ScanW'(1);
     end
-    used_d = used_after + ScanW'(do_split);
-    if (do_split) begin
-      splits_d = sat_inc(splits_q);
-      if (32'(used_after) * 4 + 5 > peak_q) peak_d = 32'(used_after) * 4 + 5;
+    ctl_d.used_groups = used_after_merge + ScanW'(do_split);
+    ctl_d.scan_b_valid = in_pass && scan_hit;
+    // Root counter: the S1 commit or a merge into the root.
+    if (commit && s1_root_q) ctl_d.root_cnt = leaf_cnt_new;
+    else if (do_merge && parent_root_b) ctl_d.root_cnt = CntW'(merge_sum);
+    // P and S1.
+    ctl_d.pair_valid = (ctl_q.pair_valid && !advance) || buf_emit;
+    ctl_d.s1_valid = advance;
+    // 4. Register writes: a dump starts (idle only).
+    if (dump_start) begin
+      ctl_d.state = StDump;
+      ctl_d.beat = '0;
     end
-
-    // 4. Register writes.
-    if (wr_eps) begin
-      if (csr_wdata_i[31:16] == '0) st_eps_d = csr_wdata_i[15:0];
-      else err_d = 1'b1;
-    end
-    if (wr_cap) begin
-      if (csr_wdata_i >= 32'd1 && csr_wdata_i <= CapMax) st_cap_d = csr_wdata_i;
-      else err_d = 1'b1;
-    end
-    if (wr_mf) begin
-      if (csr_wdata_i != '0) st_mf_d = csr_wdata_i;
-      else err_d = 1'b1;
-    end
-    if (wr_buf) begin
-      if (csr_wdata_i <= MaxBuf) st_buf_d = BufW'(csr_wdata_i);
-      else err_d = 1'b1;
-    end
-    if (wr_status && csr_wdata_i[0]) err_d = 1'b0;
-    if (wr_cmd) begin
-      if (csr_wdata_i[1]) flush_d = 1'b1;
-      if (csr_wdata_i[2]) begin
-        if (idle) begin
-          st_d = StDump;
-          beat_d = '0;
-        end else begin
-          err_d = 1'b1;
-        end
-      end
-    end
-  end
-
-  // ------------------------------------------------------------------ registers
-  logic [31:0] capg_full;
-  assign capg_full = (st_cap_q - 32'd1) >> 2;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      err_q <= 1'b0;
-      st_eps_q <= 16'd6554;
-      st_cap_q <= CapMax;
-      st_mf_q <= 32'd1024;
-      st_buf_q <= BufW'(BufReset);
-      eps_q <= 16'd6554;
-      capg_q <= ScanW'(Groups);
-      bufd_q <= BufW'(BufReset);
-      nm_q <= CntW'(1024);
-    end else if (clr) begin
-      eps_q <= st_eps_q;
-      capg_q <= (capg_full < Groups) ? ScanW'(capg_full) : ScanW'(Groups);
-      bufd_q <= st_buf_q;
-      nm_q <= CntW'(st_mf_q);
-    end else begin
-      err_q <= err_d;
-      st_eps_q <= st_eps_d;
-      st_cap_q <= st_cap_d;
-      st_mf_q <= st_mf_d;
-      st_buf_q <= st_buf_d;
-      nm_q <= nm_d;
+    if (clear) begin
+      ctl_d = CtlReset;
+      ctl_d.next_merge = CntW'(merge_first);
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      st_q <= StRun;
-      flush_q <= 1'b0;
-      n_q <= '0;
-      full_q <= 1'b0;
-      used_q <= '0;
-      root_cnt_q <= '0;
-      p_valid_q <= 1'b0;
-      s1_valid_q <= 1'b0;
-      pass_cap_q <= 1'b0;
-      pend_sched_q <= 1'b0;
-      pass_d_q <= '0;
-      scan_q <= '0;
-      beat_q <= '0;
-      raw_q <= '0; pairs_q <= '0; splits_q <= '0; skipped_q <= '0;
-      sched_q <= '0; capp_q <= '0; merges_q <= '0; peak_q <= 32'd1;
-      stf_q <= '0; stc_q <= '0; sts_q <= '0; ins_q <= '0; stt_q <= '0;
-      b_valid_q <= 1'b0;
-      sh_n_q <= '0; sh_pairs_q <= '0; sh_splits_q <= '0; sh_skipped_q <= '0; sh_sched_q <= '0;
-      sh_capp_q <= '0; sh_merges_q <= '0; sh_peak_q <= 32'd1; sh_used_q <= '0; sh_full_q <= 1'b0;
-    end else if (clr) begin
-      st_q <= StRun;
-      flush_q <= 1'b0;
-      n_q <= '0;
-      full_q <= 1'b0;
-      used_q <= '0;
-      root_cnt_q <= '0;
-      p_valid_q <= 1'b0;
-      s1_valid_q <= 1'b0;
-      pass_cap_q <= 1'b0;
-      pend_sched_q <= 1'b0;
-      pass_d_q <= '0;
-      scan_q <= '0;
-      beat_q <= '0;
-      raw_q <= '0; pairs_q <= '0; splits_q <= '0; skipped_q <= '0;
-      sched_q <= '0; capp_q <= '0; merges_q <= '0; peak_q <= 32'd1;
-      stf_q <= '0; stc_q <= '0; sts_q <= '0; ins_q <= '0; stt_q <= '0;
-      b_valid_q <= 1'b0;
-      sh_n_q <= '0; sh_pairs_q <= '0; sh_splits_q <= '0; sh_skipped_q <= '0; sh_sched_q <= '0;
-      sh_capp_q <= '0; sh_merges_q <= '0; sh_peak_q <= 32'd1; sh_used_q <= '0; sh_full_q <= 1'b0;
-    end else begin
-      st_q <= st_d;
-      flush_q <= flush_d;
-      n_q <= n_d;
-      full_q <= full_d;
-      used_q <= used_d;
-      pass_cap_q <= pass_cap_d;
-      pend_sched_q <= pend_sched_d;
-      pass_d_q <= pass_d_d;
-      scan_q <= scan_d;
-      beat_q <= beat_d;
-      raw_q <= raw_d; pairs_q <= pairs_d; splits_q <= splits_d; skipped_q <= skipped_d;
-      sched_q <= sched_d; capp_q <= capp_d; merges_q <= merges_d; peak_q <= peak_d;
-      stf_q <= stf_d; stc_q <= stc_d; sts_q <= sts_d; ins_q <= ins_d; stt_q <= stt_d;
-      b_valid_q <= in_pass && found;
-      // Root counter: the S1 commit or a merge into the root.
-      if (commit && s1_root_q) root_cnt_q <= cnt_new;
-      else if (do_merge && par_root_q[b_idx_q]) root_cnt_q <= CntW'(sum);
-      // P and S1.
-      p_valid_q <= (p_valid_q && !adv) || buf_emit;
-      s1_valid_q <= adv;
-      // Shadows (not while a pass or the TCAM write that may precede a
-      // scheduled pass is under way).
-      if (st_d == StRun || st_d == StDump) begin
-        sh_n_q <= n_d; sh_pairs_q <= pairs_d; sh_splits_q <= splits_d; sh_skipped_q <= skipped_d;
-        sh_sched_q <= sched_d; sh_capp_q <= capp_d; sh_merges_q <= merges_d; sh_peak_q <= peak_d;
-        sh_used_q <= used_d; sh_full_q <= full_d;
-      end
-    end
+    if (!rst_ni) ctl_q <= CtlReset;
+    else ctl_q <= ctl_d;
   end
+
+  // Statistics events of this cycle.
+  assign tree_events = '{pairs: commit, splits: do_split, skipped: skip_now || (cap_end && !fits),
+                         sched_passes: pass_end && !ctl_q.pass_is_cap, cap_passes: cap_end,
+                         merges: do_merge};
+  assign flow_events = '{raw: queue_take, stall_flush: disturbed, stall_cap: in_pass && ctl_q.pass_is_cap,
+                         stall_sched: in_pass && !ctl_q.pass_is_cap, in_stall: ev_valid_i && !ev_ready_o,
+                         stall_tcam: in_twr};
 
   // Data registers without reset.
   always_ff @(posedge clk_i) begin
     if (buf_emit) begin
-      p_value_q <= buf_out_value;
-      p_weight_q <= buf_out_weight;
+      pair_value_q <= buf_out_value;
+      pair_weight_q <= buf_out_weight;
     end
-    if (adv) begin
-      s1_root_q <= !a_hit;
-      s1_grp_q <= a_idx;
+    if (advance) begin
+      s1_root_q <= !arb_hit;
+      s1_grp_q <= arb_idx;
       s1_col_q <= s0_col;
       s1_depth_q <= s0_depth;
-      s1_prefix_q <= p_value_q & mask_of(s0_depth);
-      s1_weight_q <= p_weight_q;
+      s1_prefix_q <= pair_value_q & RangeW'(prefix_mask(RangeW, 32'(s0_depth)));
+      s1_weight_q <= pair_weight_q;
     end
-    b_idx_q <= fs;
+    scan_b_idx_q <= scan_hit_idx;
   end
 
   // Row metadata (the counters are in u_cnt).
   always_ff @(posedge clk_i) begin
-    if (!clr) begin
-      if (do_merge && !par_root_q[b_idx_q]) kids_q[par_idx_q[b_idx_q]][par_col_q[b_idx_q]] <= 1'b0;
+    if (!clear) begin
+      if (do_merge && !parent_root_b) child_internal_q[parent_grp_b][parent_col_b] <= 1'b0;
       if (do_split) begin
-        kids_q[free_idx] <= 4'b0;
-        par_root_q[free_idx] <= s1_root_q;
-        par_idx_q[free_idx] <= s1_grp_q;
-        par_col_q[free_idx] <= s1_col_q;
-        if (!s1_root_q) kids_q[s1_grp_q][s1_col_q] <= 1'b1;
+        child_internal_q[free_idx] <= 4'b0;
+        parent_is_root_q[free_idx] <= s1_root_q;
+        parent_grp_q[free_idx] <= s1_grp_q;
+        parent_col_q[free_idx] <= s1_col_q;
+        if (!s1_root_q) child_internal_q[s1_grp_q][s1_col_q] <= 1'b1;
       end
     end
   end
 
-  // ------------------------------------------------------------------ dump and registers out
-  // Dump: the row and TCAM entry of beat b (slot b - 1) are read at the edge
-  // that enters beat b (the slot of beat_d).
-  assign rd_idx = (beat_d == '0) ? '0 : IdxW'(beat_d - ScanW'(1));
-  assign c_ra = (st_q == StDump) ? rd_idx : (in_pass ? fs : a_idx);
-  assign dump_valid_o = st_q == StDump;
-  assign dump_last_o = st_q == StDump && beat_q == ScanW'(Groups);
-  assign dump_slot_valid_o = (beat_q == '0) || rd_valid;
-  assign dump_depth_o = (beat_q == '0) ? '0 : rd_pdepth + DepthW'(1);
-  assign dump_prefix_o = (beat_q == '0) ? '0 : rd_prefix;
-  assign dump_cnt0_o = (beat_q == '0) ? root_cnt_q : rowa[0 +: CntW];
-  assign dump_cnt1_o = (beat_q == '0) ? '0 : rowa[CntW +: CntW];
-  assign dump_cnt2_o = (beat_q == '0) ? '0 : rowa[2*CntW +: CntW];
-  assign dump_cnt3_o = (beat_q == '0) ? '0 : rowa[3*CntW +: CntW];
+  // ------------------------------------------------------------------ dump
+  // The row and TCAM entry of beat b (slot b - 1) are read at the edge that
+  // enters beat b (the slot of the next beat).
+  logic root_beat;
+  assign root_beat = ctl_q.beat == '0;
+  assign dump_idx = (ctl_d.beat == '0) ? '0 : IdxW'(ctl_d.beat - ScanW'(1));
+  assign cnt_read_row = in_dump ? dump_idx : (in_pass ? scan_hit_idx : arb_idx);
+  assign dump_valid_o = in_dump;
+  assign dump_last_o = in_dump && ctl_q.beat == ScanW'(Groups);
+  assign dump_slot_valid_o = root_beat || dump_rd_valid;
+  assign dump_depth_o = root_beat ? '0 : dump_rd_pdepth + DepthW'(1);
+  assign dump_prefix_o = root_beat ? '0 : dump_rd_prefix;
+  assign dump_cnt0_o = root_beat ? ctl_q.root_cnt : row_cnt[0 +: CntW];
+  assign dump_cnt1_o = root_beat ? '0 : row_cnt[CntW +: CntW];
+  assign dump_cnt2_o = root_beat ? '0 : row_cnt[2*CntW +: CntW];
+  assign dump_cnt3_o = root_beat ? '0 : row_cnt[3*CntW +: CntW];
 
-  always_comb begin
-    case (csr_addr_i)
-      5'd0: csr_rdata_o = {16'b0, st_eps_q};
-      5'd1: csr_rdata_o = st_cap_q;
-      5'd2: csr_rdata_o = st_mf_q;
-      5'd3: csr_rdata_o = 32'(st_buf_q);
-      5'd5: csr_rdata_o = {25'b0, st_q == StTwr, flush_q, st_q == StPass, st_q == StDump, sh_full_q, idle, err_q};
-      5'd6: csr_rdata_o = sh_n_q[31:0];
-      5'd7: csr_rdata_o = 32'(sh_n_q[CntW-1:32]);
-      5'd8: csr_rdata_o = raw_q;
-      5'd9: csr_rdata_o = sh_pairs_q;
-      5'd10: csr_rdata_o = sh_splits_q;
-      5'd11: csr_rdata_o = sh_skipped_q;
-      5'd12: csr_rdata_o = sh_sched_q;
-      5'd13: csr_rdata_o = sh_capp_q;
-      5'd14: csr_rdata_o = sh_merges_q;
-      5'd15: csr_rdata_o = 32'(sh_used_q) * 4 + 32'd1;
-      5'd16: csr_rdata_o = sh_peak_q;
-      5'd17: csr_rdata_o = stf_q;
-      5'd18: csr_rdata_o = stc_q;
-      5'd19: csr_rdata_o = sts_q;
-      5'd20: csr_rdata_o = ins_q;
-      5'd21: csr_rdata_o = {6'b0, 4'(TcamSlice), 6'(RangeW), 4'(MaxBuf), 12'(Groups)};
-      5'd22: csr_rdata_o = stt_q;
-      default: csr_rdata_o = '0;
-    endcase
-  end
-
-  `HWPROF_ASSERT(used_le_cap, used_q <= ScanW'(Groups))
-  `HWPROF_ASSERT(no_split_without_room, !do_split || !tvalid[free_idx])
+  `HWPROF_ASSERT(used_le_cap, ctl_q.used_groups <= ScanW'(Groups))
+  `HWPROF_ASSERT(no_split_without_room, !do_split || !tcam_valid[free_idx])
   `HWPROF_ASSERT(no_merge_at_cap_end, !(cap_end && do_merge))
-  `HWPROF_ASSERT(twr_iff_tcam_busy, (st_q == StTwr) == t_busy)
-  `HWPROF_ASSERT(stage_b_in_pass, !b_valid_q || in_pass)
+  `HWPROF_ASSERT(twr_iff_tcam_busy, in_twr == tcam_busy)
+  `HWPROF_ASSERT(stage_b_in_pass, !ctl_q.scan_b_valid || in_pass)
 
 endmodule
 

@@ -1,4 +1,4 @@
-// hwprof_rap_merge_buffer: the RAP engine's merging event buffer (docs/hwprof_rap_engine.md,
+// hwprof_rap_merge_buffer: the RAP engine's merging event buffer (docs/rap_engine.md,
 // "Merging event buffer"; the functional definition is RapEventBuffer in
 // sim_models/rap/rap_event_buffer.h). Holds up to depth_i (0..MaxBuf)
 // (value, weight) entries in arrival order (entry 0 the oldest).

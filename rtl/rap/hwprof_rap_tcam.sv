@@ -1,4 +1,4 @@
-// hwprof_rap_tcam: the RAP engine's ternary match table (docs/hwprof_rap_engine.md, "TCAM";
+// hwprof_rap_tcam: the RAP engine's ternary match table (docs/rap_engine.md, "TCAM";
 // paper 001 Fig. 6). One entry per child group: {valid, pdepth, prefix}.
 // Entry e matches key k when it is valid and the top 2*pdepth bits of k equal
 // those of its prefix (the prefix's low RangeW - 2*pdepth bits are stored as
@@ -69,42 +69,24 @@ module hwprof_rap_tcam #(
   output logic [Groups-1:0]             sel_o
 );
 
-  logic [Groups-1:0] valid_q;
-  logic [DepthW-1:0] pdepth_q [Groups];
-  logic [RangeW-1:0] prefix_q [Groups];
+  import hwprof_rap_pkg::prefix_mask;
 
-  // Mask of the top 2*d bits.
-  function automatic logic [RangeW-1:0] mask_of(logic [DepthW-1:0] d);
-    return ~({RangeW{1'b1}} >> (2 * 32'(d)));
-  endfunction
+  logic [Groups-1:0] valid;
+  logic [RangeW-1:0] prefix_q [Groups];  // no reset: read only through a valid bit
+
+  hwprof_rap_tcam_flags #(.Groups(Groups), .IdxW(IdxW), .DepthW(DepthW)) u_flags (
+    .clk_i, .rst_ni, .clear_i, .set_i, .set_idx_i, .set_pdepth_i, .inv_i, .inv_idx_i,
+    .rd_idx_i, .rd_valid_o, .rd_pdepth_o, .valid_o(valid), .pdepth_o, .sel_pdepth_i, .sel_o);
+  assign valid_o = valid;
 
   always_comb begin
-    for (int unsigned e = 0; e < Groups; e++) begin
-      match_o[e] = valid_q[e] && ((key_i & mask_of(pdepth_q[e])) == prefix_q[e]);
-      sel_o[e] = valid_q[e] && pdepth_q[e] == sel_pdepth_i;
-      pdepth_o[e*DepthW +: DepthW] = pdepth_q[e];
-    end
-  end
-  assign valid_o = valid_q;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q <= '0;
-    end else if (clear_i) begin
-      valid_q <= '0;
-    end else begin
-      if (inv_i) valid_q[inv_idx_i] <= 1'b0;
-      if (set_i) valid_q[set_idx_i] <= 1'b1;
-    end
+    for (int unsigned e = 0; e < Groups; e++)
+      match_o[e] = valid[e] &&
+                   (key_i & RangeW'(prefix_mask(RangeW, 32'(pdepth_o[e*DepthW +: DepthW])))) == prefix_q[e];
   end
 
   always_ff @(posedge clk_i) begin
-    if (set_i) begin
-      pdepth_q[set_idx_i] <= set_pdepth_i;
-      prefix_q[set_idx_i] <= set_prefix_i & mask_of(set_pdepth_i);
-    end
-    rd_valid_o <= valid_q[rd_idx_i];
-    rd_pdepth_o <= pdepth_q[rd_idx_i];
+    if (set_i) prefix_q[set_idx_i] <= set_prefix_i & RangeW'(prefix_mask(RangeW, 32'(set_pdepth_i)));
     rd_prefix_o <= prefix_q[rd_idx_i];
   end
 

@@ -1,5 +1,5 @@
 // hwprof_rap_tcam_ram: the RAP engine's ternary match table built from RAM
-// (docs/hwprof_rap_engine.md, "TCAM"; spec 4.2; paper 001 Fig. 6). Same table as
+// (docs/rap_engine.md, "TCAM"; spec 4.2; paper 001 Fig. 6). Same table as
 // hwprof_rap_tcam (one entry per child group: {valid, pdepth, prefix}; entry e
 // matches key k when valid and the top 2*pdepth bits of k equal its prefix),
 // but the prefix comparison is stored in RAM: the key is cut into
@@ -21,7 +21,7 @@
 //     the last write. busy_o is high for these 2^SliceW + 1 cycles (the
 //     write latency) and last_o in the last of them; match_o is valid again
 //     in the cycle after last_o. While busy_o, match_o is undefined for the
-//     entry being written: the engine does not search (docs/hwprof_rap_engine.md,
+//     entry being written: the engine does not search (docs/rap_engine.md,
 //     "TCAM write latency"). set_i while busy_o is not allowed (asserted);
 //   * inv_i (entry inv_idx_i invalid): at the edge, nothing else to do (the
 //     valid bits are flip-flops). set_i wins over inv_i of the same entry;
@@ -29,7 +29,7 @@
 //   * read port (dump): rd_idx_i at an edge; rd_valid_o, rd_pdepth_o and
 //     rd_prefix_o show that entry (as before the edge) in the next cycle,
 //     except that rd_prefix_o is undefined if the entry is set at the same
-//     edge (the prefixes are in an hwprof_sdp_ram; the engine reads only while
+//     edge (the prefixes are in an hwprof_ram_2p; the engine reads only while
 //     dumping, when nothing is set).
 // The flip-flop valid bits and pdepths also give the allocator its free
 // entries (valid_o) and the merge scan its depth-selected entries (sel_o).
@@ -101,26 +101,16 @@ module hwprof_rap_tcam_ram #(
       $fatal(1, "hwprof_rap_tcam_ram: SliceW must be 1..8 and divide RangeW");
   end
 
-  function automatic logic [RangeW-1:0] mask_of(logic [DepthW-1:0] d);
-    return ~({RangeW{1'b1}} >> (2 * 32'(d)));
-  endfunction
+  import hwprof_rap_pkg::prefix_mask;
 
-  // Flip-flop part: valid bits and pdepths.
-  logic [Groups-1:0] valid_q;
-  logic [DepthW-1:0] pdepth_q [Groups];
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q <= '0;
-    end else if (clear_i) begin
-      valid_q <= '0;
-    end else begin
-      if (inv_i) valid_q[inv_idx_i] <= 1'b0;
-      if (set_i) valid_q[set_idx_i] <= 1'b1;
-    end
-  end
-  always_ff @(posedge clk_i) begin
-    if (set_i) pdepth_q[set_idx_i] <= set_pdepth_i;
-  end
+  logic [Groups-1:0] valid;
+  logic [RangeW-1:0] set_mask;
+  assign set_mask = RangeW'(prefix_mask(RangeW, 32'(set_pdepth_i)));
+
+  hwprof_rap_tcam_flags #(.Groups(Groups), .IdxW(IdxW), .DepthW(DepthW)) u_flags (
+    .clk_i, .rst_ni, .clear_i, .set_i, .set_idx_i, .set_pdepth_i, .inv_i, .inv_idx_i,
+    .rd_idx_i, .rd_valid_o, .rd_pdepth_o, .valid_o(valid), .pdepth_o, .sel_pdepth_i, .sel_o);
+  assign valid_o = valid;
 
   // Write sequencer: addresses 0 .. Words-1, then the refresh cycle.
   logic              busy_q;
@@ -147,8 +137,8 @@ module hwprof_rap_tcam_ram #(
   always_ff @(posedge clk_i) begin
     if (set_i) begin
       w_idx_q <= set_idx_i;
-      w_mask_q <= mask_of(set_pdepth_i);
-      w_prefix_q <= set_prefix_i & mask_of(set_pdepth_i);
+      w_mask_q <= set_mask;
+      w_prefix_q <= set_prefix_i & set_mask;
     end
   end
   assign busy_o = busy_q;
@@ -156,8 +146,10 @@ module hwprof_rap_tcam_ram #(
 
   // Slice RAMs. Each read register is declared with its RAM so that
   // synthesis folds it into the block RAM's output register (iCE40 EBR).
+  // Not hwprof_ram_2p: its per-bit write mask is a loop of Groups
+  // iterations, which Verilator 5.006 cannot unroll past 64 (BLKLOOPINIT).
   logic [Groups-1:0] hit [NSlice];
-  for (genvar i = 0; i < NSlice; i++) begin : g_slice
+  for (genvar i = 0; i < NSlice; i++) begin : gen_slice
     localparam int unsigned Lo = RangeW - (i + 1) * SliceW;
     logic [Groups-1:0] mem_q [Words];  // no reset: RAM
     logic [Groups-1:0] rd_q;           // no reset: the RAM's read register
@@ -173,25 +165,14 @@ module hwprof_rap_tcam_ram #(
   end
 
   always_comb begin
-    match_o = valid_q;
+    match_o = valid;
     for (int unsigned i = 0; i < NSlice; i++) match_o = match_o & hit[i];
-    for (int unsigned e = 0; e < Groups; e++) begin
-      sel_o[e] = valid_q[e] && pdepth_q[e] == sel_pdepth_i;
-      pdepth_o[e*DepthW +: DepthW] = pdepth_q[e];
-    end
   end
-  assign valid_o = valid_q;
 
-  // Read port: prefixes in a RAM, valid and pdepth registered beside it.
-  logic [RangeW-1:0] prefix_rd;
-  hwprof_sdp_ram #(.Depth(Groups), .Width(RangeW)) u_prefix (
-    .clk_i, .we_i({2{set_i}}), .waddr_i(set_idx_i), .wdata_i(set_prefix_i & mask_of(set_pdepth_i)),
-    .re_i(1'b1), .raddr_i(rd_idx_i), .rdata_o(prefix_rd));
-  always_ff @(posedge clk_i) begin
-    rd_valid_o <= valid_q[rd_idx_i];
-    rd_pdepth_o <= pdepth_q[rd_idx_i];
-  end
-  assign rd_prefix_o = prefix_rd;
+  // Read port: the prefixes in a RAM (valid and pdepth in u_flags).
+  hwprof_ram_2p #(.Depth(Groups), .Width(RangeW), .GranW(RangeW)) u_prefix (
+    .clk_i, .wmask_i(set_i), .waddr_i(set_idx_i), .wdata_i(set_prefix_i & set_mask),
+    .re_i(1'b1), .raddr_i(rd_idx_i), .rdata_o(rd_prefix_o));
 
   `HWPROF_ASSERT(no_set_while_busy, !(set_i && busy_q && !clear_i))
 

@@ -1,5 +1,5 @@
-// Cycle model of rtl/prim/hwprof_fifo_sync.sv (and of its predecessors
-// rtl/common/hwprof_sync_fifo.sv, rtl/rap/hwprof_rap_event_queue.sv). Same cycle
+// Cycle model of rtl/prim/hwprof_fifo_sync.sv (which replaced
+// hwprof_sync_fifo and hwprof_rap_event_queue). Same cycle
 // behaviour: in_ready = count != Depth, out_valid = count != 0 (both
 // registered); push and pop in the same cycle both happen; no fall-through;
 // clear empties the queue at the edge and wins over a push of the same cycle.

@@ -30,6 +30,7 @@
 #include <deque>
 #include <limits>
 
+#include "prim.h"
 #include "rap_event_buffer.h"
 #include "rap_regs.h"
 #include "rap_tree.h"
@@ -101,7 +102,7 @@ class RapEngine {
   bool idle() const { return st_ == St::Run && !s1_ && !p_ && buf_.empty() && !flush_ && q_.empty(); }
   bool err() const { return err_; }
 
-  static uint32_t sat32(uint64_t v) { return v > 0xffffffffu ? 0xffffffffu : static_cast<uint32_t>(v); }
+  static uint32_t sat32(uint64_t v) { return hwprof::model::sat32(v); }
 
   uint32_t csr_read(unsigned addr) const {
     switch (static_cast<RapCsr>(addr)) {
@@ -252,7 +253,7 @@ class RapEngine {
     p.merge_first = s.merge_first;
     return p;
   }
-  uint32_t mask() const { return cfg_.range_bits == 32 ? 0xffffffffu : (1u << cfg_.range_bits) - 1; }
+  uint32_t mask() const { return static_cast<uint32_t>(mask_of(cfg_.range_bits)); }
 
   Shown shown_from_tree() const {
     const RapStats& s = tree_.stats();

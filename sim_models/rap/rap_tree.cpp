@@ -1,5 +1,7 @@
 #include "rap_tree.h"
 
+#include "prim.h"
+
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -58,14 +60,11 @@ void RapTree::init(const RapParams& p) {
   stats_ = RapStats{};
 }
 
-uint32_t RapTree::mask() const {
-  return params_.range_bits == 32 ? 0xffffffffu : (uint32_t{1} << params_.range_bits) - 1;
-}
+uint32_t RapTree::mask() const { return static_cast<uint32_t>(mask_of(params_.range_bits)); }
 
 uint32_t RapTree::last_of(uint32_t prefix, unsigned depth) const {
   const unsigned s = shift(depth);
-  const uint32_t span = s == 32 ? 0xffffffffu : (uint32_t{1} << s) - 1;
-  return prefix | span;
+  return prefix | static_cast<uint32_t>(mask_of(s));
 }
 
 int32_t RapTree::find_leaf(uint32_t value) const {

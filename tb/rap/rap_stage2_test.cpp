@@ -1,7 +1,7 @@
 // Stage lock-step tests of the RAP engine's event queue, priority arbiter and
 // threshold unit (issue 5; paper 001 section 4, Fig. 6; spec 4.2), each
 // against a C++ reference written independently of the RTL:
-//   * rap_event_queue (rtl/rap/hwprof_rap_event_queue.sv): a std::deque cycle model
+//   * the event queue (rtl/prim/hwprof_fifo_sync.sv, RamRead = 1): a std::deque cycle model
 //     with the module header's handshake (in_ready from the count before the
 //     edge, out_valid = count != 0, data visible one cycle after its push,
 //     push and pop in one cycle both happen, clear wins over a push of the

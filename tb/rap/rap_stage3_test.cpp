@@ -23,7 +23,7 @@
 //     counters with the header's zero/clear/write semantics and write-first
 //     registered reads on both ports; random writes, zeroes, clears and
 //     resets with reads of the written row / counter at the same edge (the
-//     forwarding case) at a high rate. sdp_ram reads X (a random value under
+//     forwarding case) at a high rate. hwprof_ram_2p reads X (a random value under
 //     -x-assign unique) on a same-address read during a write, so a missing
 //     forward is a mismatch.
 // Every output is compared every cycle (data masked where the header leaves
@@ -274,7 +274,7 @@ class TcamRamModel {
       if (t_.match(e, key_q_)) o.match |= uint64_t{1} << e;
     rd_.out(o);
     rd_.load(t_, in.rd_idx);
-    // The prefixes sit in an sdp_ram whose read of the address written at
+    // The prefixes sit in an hwprof_ram_2p whose read of the address written at
     // the same edge is undefined, so rd_prefix_o is not compared when
     // rd_idx_i == set_idx_i at a set's edge (the module header says so: the
     // engine reads only while dumping).
