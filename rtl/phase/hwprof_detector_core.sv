@@ -1,6 +1,6 @@
-// hwprof_detector_core: the source-agnostic phase detector of docs/hwprof_phase_detector.md
+// hwprof_detector_core: the source-agnostic phase detector of docs/phase_detector.md
 // (hwprof-spec.md section 3.3; paper 000 section 6; Sherwood et al.'s BBV
-// scheme). Model: sim_models/phase/hwprof_phase_detector.h, DetectorCore, which
+// scheme). Model: sim_models/phase/phase_detector.h, DetectorCore, which
 // commits every interval end through DetectorAlgo::end_interval.
 //
 // Items: one per handshake, {optional feature (key, weight), tick (insns)}.

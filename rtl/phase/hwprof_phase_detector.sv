@@ -1,7 +1,7 @@
 // hwprof_phase_detector: the path-based phase detector and its BBV baseline
-// (docs/hwprof_phase_detector.md; hwprof-spec.md section 3.3): a register file and
+// (docs/phase_detector.md; hwprof-spec.md section 3.3): a register file and
 // the feature source of the mode around hwprof_detector_core. Model:
-// sim_models/phase/hwprof_phase_detector.h, PhaseDetector. hwprof_bbv_phase.sv and
+// sim_models/phase/phase_detector.h, PhaseDetector. hwprof_bbv_phase.sv and
 // hwprof_path_phase.sv fix the mode.
 //
 //   Mode 0 (BBV): each record is one item: feature {key = pc, weight =

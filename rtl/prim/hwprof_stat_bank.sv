@@ -1,7 +1,7 @@
 /// hwprof_stat_bank: a bank of N saturating counters of W bits.
 ///
-/// Cycle behaviour (model: hwprof::model::StatBank in tb/prim/prim_models.h,
-/// built on hwprof::model::sat_add):
+/// Cycle behaviour (model: the counter vector of stat_lockstep in
+/// tb/prim/prim_test.cpp, built on hwprof::model::sat_add):
 ///   * At an edge, counter k adds add_i[k] when inc_i[k], saturating at
 ///     2^W - 1 (it stays there until cleared).
 ///   * clear_i zeroes every counter at the edge; it wins over an increment
