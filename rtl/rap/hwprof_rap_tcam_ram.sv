@@ -105,14 +105,12 @@ module hwprof_rap_tcam_ram #(
 
   import hwprof_rap_pkg::prefix_mask;
 
-  logic [Groups-1:0] valid;
   logic [RangeW-1:0] set_mask;
   assign set_mask = RangeW'(prefix_mask(RangeW, 32'(set_pdepth_i)));
 
   hwprof_rap_tcam_flags #(.Groups(Groups), .IdxW(IdxW), .DepthW(DepthW)) u_flags (
     .clk_i, .rst_ni, .clear_i, .set_i, .set_idx_i, .set_pdepth_i, .inv_i, .inv_idx_i,
-    .rd_idx_i, .rd_valid_o, .rd_pdepth_o, .valid_o(valid), .pdepth_o, .sel_pdepth_i, .sel_o);
-  assign valid_o = valid;
+    .rd_idx_i, .rd_valid_o, .rd_pdepth_o, .valid_o, .pdepth_o, .sel_pdepth_i, .sel_o);
 
   // Write sequencer: addresses 0 .. Words-1, then the refresh cycle.
   logic              busy_q;
@@ -123,17 +121,11 @@ module hwprof_rap_tcam_ram #(
   assign wr_now = busy_q && wa_q != WaW'(Words);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      busy_q <= 1'b0;
-      wa_q <= '0;
-    end else if (clear_i) begin
-      busy_q <= 1'b0;
-      wa_q <= '0;
-    end else if (set_i) begin
-      busy_q <= 1'b1;
-      wa_q <= '0;
+      {busy_q, wa_q} <= '0;
+    end else if (clear_i || set_i) begin  // clear abandons, set starts at address 0
+      {busy_q, wa_q} <= {set_i && !clear_i, WaW'(0)};
     end else if (busy_q) begin
-      if (wa_q == WaW'(Words)) busy_q <= 1'b0;
-      wa_q <= wa_q + WaW'(1);
+      {busy_q, wa_q} <= {!last_o, wa_q + WaW'(1)};
     end
   end
   always_ff @(posedge clk_i) begin
@@ -164,7 +156,7 @@ module hwprof_rap_tcam_ram #(
   end
 
   always_comb begin
-    match_o = valid;
+    match_o = valid_o;
     for (int unsigned i = 0; i < NSlice; i++) match_o = match_o & hit[i];
   end
 
