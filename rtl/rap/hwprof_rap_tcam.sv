@@ -71,17 +71,15 @@ module hwprof_rap_tcam #(
 
   import hwprof_rap_pkg::prefix_mask;
 
-  logic [Groups-1:0] valid;
   logic [RangeW-1:0] prefix_q [Groups];  // no reset: read only through a valid bit
 
   hwprof_rap_tcam_flags #(.Groups(Groups), .IdxW(IdxW), .DepthW(DepthW)) u_flags (
     .clk_i, .rst_ni, .clear_i, .set_i, .set_idx_i, .set_pdepth_i, .inv_i, .inv_idx_i,
-    .rd_idx_i, .rd_valid_o, .rd_pdepth_o, .valid_o(valid), .pdepth_o, .sel_pdepth_i, .sel_o);
-  assign valid_o = valid;
+    .rd_idx_i, .rd_valid_o, .rd_pdepth_o, .valid_o, .pdepth_o, .sel_pdepth_i, .sel_o);
 
   always_comb begin
     for (int unsigned e = 0; e < Groups; e++)
-      match_o[e] = valid[e] &&
+      match_o[e] = valid_o[e] &&
                    (key_i & RangeW'(prefix_mask(RangeW, 32'(pdepth_o[e*DepthW +: DepthW])))) == prefix_q[e];
   end
 

@@ -7,8 +7,9 @@
 // slice i has a RAM of 2^SliceW words of Groups bits, bit e of word a being
 // "entry e accepts a in slice i" ((a ^ prefix slice) & mask slice == 0). A
 // search reads word key-slice-i of every slice RAM and ANDs them with the
-// valid bits. The RAMs map to LUT RAM (ECP5, SliceW 4) or block RAM with a
-// per-bit write mask (iCE40 EBR 256 x 16, SliceW 8).
+// valid bits. The slice RAMs are hwprof_ram_2p instances (per-bit write
+// mask); they map to LUT RAM (ECP5, SliceW 4) or block RAM with a per-bit
+// write mask (iCE40 EBR 256 x 16, SliceW 8).
 //
 // Cycle behaviour:
 //   * search: key_next_i at an edge is the key of the next cycle; match_o in
@@ -21,8 +22,9 @@
 //     the last write. busy_o is high for these 2^SliceW + 1 cycles (the
 //     write latency) and last_o in the last of them; match_o is valid again
 //     in the cycle after last_o. While busy_o, match_o is undefined for the
-//     entry being written: the engine does not search (docs/rap_engine.md,
-//     "TCAM write latency"). set_i while busy_o is not allowed (asserted);
+//     entry being written (the slice RAMs' reads may meet its writes, which
+//     read X): the engine does not search (docs/rap_engine.md, "TCAM write
+//     latency"). set_i while busy_o is not allowed (asserted);
 //   * inv_i (entry inv_idx_i invalid): at the edge, nothing else to do (the
 //     valid bits are flip-flops). set_i wins over inv_i of the same entry;
 //   * clear_i: every entry invalid, a write in progress is abandoned;
@@ -103,14 +105,12 @@ module hwprof_rap_tcam_ram #(
 
   import hwprof_rap_pkg::prefix_mask;
 
-  logic [Groups-1:0] valid;
   logic [RangeW-1:0] set_mask;
   assign set_mask = RangeW'(prefix_mask(RangeW, 32'(set_pdepth_i)));
 
   hwprof_rap_tcam_flags #(.Groups(Groups), .IdxW(IdxW), .DepthW(DepthW)) u_flags (
     .clk_i, .rst_ni, .clear_i, .set_i, .set_idx_i, .set_pdepth_i, .inv_i, .inv_idx_i,
-    .rd_idx_i, .rd_valid_o, .rd_pdepth_o, .valid_o(valid), .pdepth_o, .sel_pdepth_i, .sel_o);
-  assign valid_o = valid;
+    .rd_idx_i, .rd_valid_o, .rd_pdepth_o, .valid_o, .pdepth_o, .sel_pdepth_i, .sel_o);
 
   // Write sequencer: addresses 0 .. Words-1, then the refresh cycle.
   logic              busy_q;
@@ -121,17 +121,11 @@ module hwprof_rap_tcam_ram #(
   assign wr_now = busy_q && wa_q != WaW'(Words);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      busy_q <= 1'b0;
-      wa_q <= '0;
-    end else if (clear_i) begin
-      busy_q <= 1'b0;
-      wa_q <= '0;
-    end else if (set_i) begin
-      busy_q <= 1'b1;
-      wa_q <= '0;
+      {busy_q, wa_q} <= '0;
+    end else if (clear_i || set_i) begin  // clear abandons, set starts at address 0
+      {busy_q, wa_q} <= {set_i && !clear_i, WaW'(0)};
     end else if (busy_q) begin
-      if (wa_q == WaW'(Words)) busy_q <= 1'b0;
-      wa_q <= wa_q + WaW'(1);
+      {busy_q, wa_q} <= {!last_o, wa_q + WaW'(1)};
     end
   end
   always_ff @(posedge clk_i) begin
@@ -144,28 +138,25 @@ module hwprof_rap_tcam_ram #(
   assign busy_o = busy_q;
   assign last_o = busy_q && wa_q == WaW'(Words);
 
-  // Slice RAMs. Each read register is declared with its RAM so that
-  // synthesis folds it into the block RAM's output register (iCE40 EBR).
-  // Not hwprof_ram_2p: its per-bit write mask is a loop of Groups
-  // iterations, which Verilator 5.006 cannot unroll past 64 (BLKLOOPINIT).
+  // Slice RAMs: hwprof_ram_2p with a per-bit write mask, bit w_idx_q of word
+  // wa_q written while wr_now, every slice read at every edge. A read of the
+  // word being written at the same edge is undefined (X) in bit w_idx_q only,
+  // and only while busy, when match_o of that entry is undefined anyway: the
+  // refresh cycle's read is the first after the last write. No forward needed.
+  logic [Groups-1:0] wmask;
   logic [Groups-1:0] hit [NSlice];
+  assign wmask = wr_now ? Groups'(1) << w_idx_q : '0;
   for (genvar i = 0; i < NSlice; i++) begin : gen_slice
     localparam int unsigned Lo = RangeW - (i + 1) * SliceW;
-    logic [Groups-1:0] mem_q [Words];  // no reset: RAM
-    logic [Groups-1:0] rd_q;           // no reset: the RAM's read register
-    logic [SliceW-1:0] a;
-    logic              bit_w;
-    assign a = wa_q[SliceW-1:0];
-    assign bit_w = ((a ^ w_prefix_q[Lo +: SliceW]) & w_mask_q[Lo +: SliceW]) == '0;
-    always_ff @(posedge clk_i) begin
-      if (wr_now) mem_q[a][w_idx_q] <= bit_w;
-      rd_q <= mem_q[key_next_i[Lo +: SliceW]];
-    end
-    assign hit[i] = rd_q;
+    logic bit_w;
+    assign bit_w = ((wa_q[SliceW-1:0] ^ w_prefix_q[Lo +: SliceW]) & w_mask_q[Lo +: SliceW]) == '0;
+    hwprof_ram_2p #(.Depth(Words), .Width(Groups), .GranW(1)) u_ram (
+      .clk_i, .wmask_i(wmask), .waddr_i(wa_q[SliceW-1:0]), .wdata_i({Groups{bit_w}}),
+      .re_i(1'b1), .raddr_i(key_next_i[Lo +: SliceW]), .rdata_o(hit[i]));
   end
 
   always_comb begin
-    match_o = valid;
+    match_o = valid_o;
     for (int unsigned i = 0; i < NSlice; i++) match_o = match_o & hit[i];
   end
 
