@@ -158,14 +158,9 @@ module hwprof_hpt #(
   // Registers: addresses and fields from hwprof_hpt_reg_pkg
   // (data/regs/hpt.json). CTRL holds its bits up to the policy field.
   localparam int unsigned CtrlW = HptCtrlPolicyLsb + HptCtrlPolicyW;
-  localparam logic [HptCtrlMetricW-1:0] MetricFreq = 2'd0;
-  localparam logic [HptCtrlMetricW-1:0] MetricEvents = 2'd1;
-  localparam logic [HptCtrlMetricW-1:0] MetricInsns = 2'd2;
-  localparam logic [HptCtrlPolicyW-1:0] PolicyLfu = 2'd0;
-  localparam logic [HptCtrlPolicyW-1:0] PolicySs = 2'd1;
-  localparam logic [HptCtrlPolicyW-1:0] PolicyErode = 2'd2;
-  /// The illegal metric and policy value.
-  localparam logic [1:0] Illegal = 2'd3;
+  /// CTRL.metric and CTRL.policy codes; the last of each is illegal.
+  typedef enum logic [HptCtrlMetricW-1:0] {MetricFreq, MetricEvents, MetricInsns, MetricIllegal} metric_e;
+  typedef enum logic [HptCtrlPolicyW-1:0] {PolicyLfu, PolicySs, PolicyErode, PolicyIllegal} policy_e;
   /// CMD bits that are commands.
   localparam logic [31:0] CmdBits = (32'd1 << HptCmdClearBit) | (32'd1 << HptCmdDumpBit) |
                                     (32'd1 << HptCmdClearStatsBit);
@@ -217,8 +212,8 @@ module hwprof_hpt #(
 
   assign idle            = (state_q == StIdle);
   assign ctrl_we         = csr_we_i && (csr_addr_i == HptAddrCtrl);
-  assign ctrl_legal      = (csr_wdata_i[HptCtrlMetricLsb +: HptCtrlMetricW] != Illegal) &&
-                           (csr_wdata_i[HptCtrlPolicyLsb +: HptCtrlPolicyW] != Illegal);
+  assign ctrl_legal      = (csr_wdata_i[HptCtrlMetricLsb +: HptCtrlMetricW] != MetricIllegal) &&
+                           (csr_wdata_i[HptCtrlPolicyLsb +: HptCtrlPolicyW] != PolicyIllegal);
   assign cmd_we          = csr_we_i && (csr_addr_i == HptAddrCmd);
   assign cmd_ok          = cmd_we && idle;
   assign cmd_clear       = cmd_ok && csr_wdata_i[HptCmdClearBit];
@@ -627,7 +622,8 @@ module hwprof_hpt #(
   // ---------------------------------------------------------------------
   // Assertions.
 
-  `HWPROF_ASSERT(ctrl_q_legal, ctrl_q[HptCtrlMetricLsb +: HptCtrlMetricW] != Illegal && ctrl_q[HptCtrlPolicyLsb +: HptCtrlPolicyW] != Illegal)
+  `HWPROF_ASSERT(ctrl_q_legal, ctrl_q[HptCtrlMetricLsb +: HptCtrlMetricW] != MetricIllegal &&
+                 ctrl_q[HptCtrlPolicyLsb +: HptCtrlPolicyW] != PolicyIllegal)
   `HWPROF_ASSERT(s1_policy_legal, s1_valid_q |->
                  s1_policy_q == PolicyLfu || s1_policy_q == PolicySs || s1_policy_q == PolicyErode)
   // Dump handshake: valid only inside a walk; once valid, stays valid with
