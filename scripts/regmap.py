@@ -21,7 +21,9 @@ Python 3 standard library only. JSON schema (data/regs/*.json):
   unit, prefix (UpperCamel, e.g. "Rap"), module, rtl_dir, model_dir, doc,
   addr_width, cpp_enum, cpp_count, registers: [{addr, name (UPPER_SNAKE),
   title, access, reset, desc, fields: [{bits (n or "hi:lo"), name
-  (lower_snake), access, desc, cpp (optional C++ name)}]}].
+  (lower_snake), access, desc, cpp (optional C++ name)}], presets (optional:
+  [{name (UPPER_SNAKE), value, desc}], named values of the register, emitted
+  as <Unit><Reg><Name> / k<Unit><Reg><Name>)}].
   access: rw, rw-staged (applied by a command), ro, wo (reads 0); a field may
   be rw1c (write 1 clears). reset: a number, or text for values that depend
   on parameters.
@@ -100,6 +102,9 @@ def load(path):
             if f.get("access", "rw") not in FIELD_ACCESS:
                 sys.exit(f"{where}: {r['name']}.{f['name']}: access must be one of {', '.join(FIELD_ACCESS)}")
             used |= mask
+        for s in r.get("presets", []):
+            if reset_int(s.get("value")) is None or not re.fullmatch(r"[A-Z][A-Z0-9_]*", s.get("name", "")):
+                sys.exit(f"{where}: {r['name']}: a preset needs an UPPER_SNAKE name and a numeric value")
     return u
 
 
@@ -135,6 +140,11 @@ def gen_sv(u):
         for r in resets:
             out.append(f"  localparam logic [31:0] {p}{camel(r['name'])}Reset = {reset_lit(r['reset'], True)};\n")
     for r in regs:
+        for s in r.get("presets", []):
+            out.append(doc_lines(f"{r['name']} preset {s['name']}: {s['desc']}.", "  "))
+            out.append(f"  localparam logic [31:0] {p}{camel(r['name'])}{camel(s['name'])} = "
+                       f"{reset_lit(s['value'], True)};\n")
+    for r in regs:
         if not r.get("fields"):
             continue
         out.append(f"\n  // {r['name']} fields.\n")
@@ -163,6 +173,10 @@ def gen_h(u):
         v = reset_int(r.get("reset"))
         if r["access"].startswith("rw") and v is not None:
             out.append(f"inline constexpr uint32_t k{p}{camel(r['name'])}Reset = {reset_lit(r['reset'], False)};  ///< {r['name']} reset\n")
+        for s in r.get("presets", []):
+            out.append(doc_lines(f"{r['name']} preset {s['name']}: {s['desc']}", ""))
+            out.append(f"inline constexpr uint32_t k{p}{camel(r['name'])}{camel(s['name'])} = "
+                       f"{reset_lit(s['value'], False)};\n")
     for r in regs:
         if not r.get("fields"):
             continue
@@ -201,7 +215,8 @@ def gen_table(u):
             pos = f"bit {lo}" if hi == lo else f"bits {hi}:{lo}"
             acc = " (W1C)" if f.get("access") == "rw1c" else ""
             parts.append(f"{pos} `{f['name']}`{acc}: {f['desc']}")
-        meaning = ". ".join(x for x in (head, "; ".join(parts)) if x)
+        presets = "; ".join(f"`{s['name']}` = `{s['value']}`: {s['desc']}" for s in r.get("presets", []))
+        meaning = ". ".join(x for x in (head, "; ".join(parts), presets and f"Presets: {presets}") if x)
         out.append(f"| {r['addr']} | `{r['name']}` | {access} | {md_cell(reset)} | {md_cell(meaning)} |\n")
     return "".join(out)
 

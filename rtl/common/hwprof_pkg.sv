@@ -57,15 +57,9 @@ package hwprof_pkg;
   } path_ops_t;
 
   localparam int unsigned NumClasses = 5;
+  /// Width of the PPCR. Its fields, reset value (BL) and presets are in
+  /// hwprof_path_reg_pkg, generated from data/regs/path.json.
   localparam int unsigned PpcrW = 32;
-  /// PPCR field positions.
-  localparam int unsigned PpcrExtLoopsBit = 20;
-  localparam int unsigned PpcrMaxExtLsb = 21;
-  /// PPCR presets: BL (Table 1, the reset value) and WPP (Table 2).
-  localparam logic [PpcrW-1:0] PpcrBl  = 32'h000D_6AD1;
-  localparam logic [PpcrW-1:0] PpcrWpp = 32'h000D_EED1;
-  /// Bits of the PPCR that hold state (the rest read as 0).
-  localparam logic [PpcrW-1:0] PpcrMask = 32'h007F_FFFF;
 
   /// Saturating widths of the descriptor's counters and of its extension
   /// counter.

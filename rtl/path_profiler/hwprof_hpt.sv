@@ -118,12 +118,14 @@ module hwprof_hpt #(
   /// Write strobe (at the clock edge).
   input  wire logic             csr_we_i,
   /// Word address.
-  input  wire logic [3:0]       csr_addr_i,
+  input  wire logic [hwprof_hpt_reg_pkg::HptAddrW-1:0] csr_addr_i,
   /// Write data.
   input  wire logic [31:0]      csr_wdata_i,
   /// Read data of csr_addr_i (combinational, state before the edge).
   output logic [31:0]           csr_rdata_o
 );
+
+  import hwprof_hpt_reg_pkg::*;
 
   initial begin
     if (Sets < 1 || Sets > 4096 || (Sets & (Sets - 1)) != 0)
@@ -153,34 +155,15 @@ module hwprof_hpt #(
   localparam int unsigned KeyW = $bits(key_t);
   localparam int unsigned WordW = $bits(word_t);
 
-  typedef enum logic [3:0] {
-    AddrCtrl         = 4'd0,
-    AddrStatus       = 4'd1,
-    AddrCmd          = 4'd2,
-    AddrDescs        = 4'd3,
-    AddrHits         = 4'd4,
-    AddrFills        = 4'd5,
-    AddrReplacements = 4'd6,
-    AddrRejects      = 4'd7,
-    AddrSaturations  = 4'd8,
-    AddrIgnored      = 4'd9,
-    AddrStallCycles  = 4'd10,
-    AddrParams       = 4'd11
-  } csr_addr_e;
-
-  // CTRL fields.
-  localparam int unsigned CtrlW = 6;
-  localparam logic [CtrlW-1:0] CtrlReset = 6'h22;  // plb, skew, freq, erode
-  localparam int unsigned CtrlIndexBit = 0;
-  localparam int unsigned CtrlSkewBit = 1;
-  localparam int unsigned CtrlMetricLsb = 2;
-  localparam int unsigned CtrlPolicyLsb = 4;
-  localparam logic [1:0] MetricFreq = 2'd0;
-  localparam logic [1:0] MetricEvents = 2'd1;
-  localparam logic [1:0] MetricInsns = 2'd2;
-  localparam logic [1:0] PolicyLfu = 2'd0;
-  localparam logic [1:0] PolicySs = 2'd1;
-  localparam logic [1:0] PolicyErode = 2'd2;
+  // Registers: addresses and fields from hwprof_hpt_reg_pkg
+  // (data/regs/hpt.json). CTRL holds its bits up to the policy field.
+  localparam int unsigned CtrlW = HptCtrlPolicyLsb + HptCtrlPolicyW;
+  /// CTRL.metric and CTRL.policy codes; the last of each is illegal.
+  typedef enum logic [HptCtrlMetricW-1:0] {MetricFreq, MetricEvents, MetricInsns, MetricIllegal} metric_e;
+  typedef enum logic [HptCtrlPolicyW-1:0] {PolicyLfu, PolicySs, PolicyErode, PolicyIllegal} policy_e;
+  /// CMD bits that are commands.
+  localparam logic [31:0] CmdBits = (32'd1 << HptCmdClearBit) | (32'd1 << HptCmdDumpBit) |
+                                    (32'd1 << HptCmdClearStatsBit);
 
   typedef enum logic [1:0] {
     StIdle  = 2'd0,
@@ -203,7 +186,7 @@ module hwprof_hpt #(
   key_t               s1_key_q;
   logic [MetricW-1:0] s1_metric_q;
   logic               s1_incomplete_q;
-  logic [1:0]         s1_policy_q;
+  logic [HptCtrlPolicyW-1:0] s1_policy_q;
   // The address each way RAM read last (no reset): the descriptor's
   // indices in S1, the walk's set in Emit.
   logic [SetW-1:0]    rd_idx_q [Ways];
@@ -228,21 +211,21 @@ module hwprof_hpt #(
   logic cmd_clear, cmd_dump, cmd_clear_stats, cmd_err, err_set, err_clr;
 
   assign idle            = (state_q == StIdle);
-  assign ctrl_we         = csr_we_i && (csr_addr_i == AddrCtrl);
-  assign ctrl_legal      = (csr_wdata_i[CtrlMetricLsb +: 2] != 2'd3) &&
-                           (csr_wdata_i[CtrlPolicyLsb +: 2] != 2'd3);
-  assign cmd_we          = csr_we_i && (csr_addr_i == AddrCmd);
+  assign ctrl_we         = csr_we_i && (csr_addr_i == HptAddrCtrl);
+  assign ctrl_legal      = (csr_wdata_i[HptCtrlMetricLsb +: HptCtrlMetricW] != MetricIllegal) &&
+                           (csr_wdata_i[HptCtrlPolicyLsb +: HptCtrlPolicyW] != PolicyIllegal);
+  assign cmd_we          = csr_we_i && (csr_addr_i == HptAddrCmd);
   assign cmd_ok          = cmd_we && idle;
-  assign cmd_clear       = cmd_ok && csr_wdata_i[0];
-  assign cmd_dump        = cmd_ok && csr_wdata_i[1];
-  assign cmd_clear_stats = cmd_ok && csr_wdata_i[2];
-  assign cmd_err         = cmd_we && !idle && (csr_wdata_i[2:0] != '0);
+  assign cmd_clear       = cmd_ok && csr_wdata_i[HptCmdClearBit];
+  assign cmd_dump        = cmd_ok && csr_wdata_i[HptCmdDumpBit];
+  assign cmd_clear_stats = cmd_ok && csr_wdata_i[HptCmdClearStatsBit];
+  assign cmd_err         = cmd_we && !idle && ((csr_wdata_i & CmdBits) != '0);
   assign err_set         = (ctrl_we && !ctrl_legal) || cmd_err;
-  assign err_clr         = csr_we_i && (csr_addr_i == AddrStatus) && csr_wdata_i[0];
+  assign err_clr         = csr_we_i && (csr_addr_i == HptAddrStatus) && csr_wdata_i[HptStatusErrBit];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ctrl_q <= CtrlReset;
+      ctrl_q <= CtrlW'(HptCtrlReset);  // plb, skew, freq, erode
       err_q  <= 1'b0;
     end else begin
       if (ctrl_we && ctrl_legal) ctrl_q <= csr_wdata_i[CtrlW-1:0];
@@ -265,7 +248,7 @@ module hwprof_hpt #(
   assign in_key     = '{start: in_start_i, length: in_length_i, dirs: in_dirs_i};
 
   // v = {dirs, length (plb) or 0 (pb), start[31:2]} (docs/hpt.md, "Index").
-  assign fold_v = {in_dirs_i, ctrl_q[CtrlIndexBit] ? 6'd0 : in_length_i, in_start_i[31:2]};
+  assign fold_v = {in_dirs_i, ctrl_q[HptCtrlIndexBit] ? 6'd0 : in_length_i, in_start_i[31:2]};
 
   if (SetBits == 0) begin : gen_idx_one
     // One set: every index is 0.
@@ -304,12 +287,12 @@ module hwprof_hpt #(
           skewed = skewed ^ rotl(vp[c*SetBits +: SetBits], (w * c) % SetBits);
         end
       end
-      assign in_idx[w] = ctrl_q[CtrlSkewBit] ? skewed : plain;
+      assign in_idx[w] = ctrl_q[HptCtrlSkewBit] ? skewed : plain;
     end
   end
 
   always_comb begin
-    unique case (ctrl_q[CtrlMetricLsb +: 2])
+    unique case (ctrl_q[HptCtrlMetricLsb +: HptCtrlMetricW])
       MetricFreq:   in_metric = MetricW'(1);
       MetricEvents: in_metric = MetricW'(in_events_i);
       MetricInsns:  in_metric = in_insns_i;
@@ -330,7 +313,7 @@ module hwprof_hpt #(
       s1_key_q        <= in_key;
       s1_metric_q     <= in_metric;
       s1_incomplete_q <= in_incomplete_i;
-      s1_policy_q     <= ctrl_q[CtrlPolicyLsb +: 2];
+      s1_policy_q     <= ctrl_q[HptCtrlPolicyLsb +: HptCtrlPolicyW];
       same_key_q      <= (in_key == s1_key_q);
     end
   end
@@ -583,10 +566,10 @@ module hwprof_hpt #(
   assign dump_busy_o   = !idle;
 
   // ---------------------------------------------------------------------
-  // Statistics: 32-bit saturating counters at addresses AddrDescs + k;
+  // Statistics: 32-bit saturating counters at addresses HptAddrDescs + k;
   // clear_stats wins over an increment of the same edge.
 
-  localparam int unsigned NumStats = 8;
+  localparam int unsigned NumStats = 32'(HptAddrStallCycles) - 32'(HptAddrDescs) + 1;
   logic [NumStats-1:0]            st_inc;
   logic [NumStats-1:0][StatW-1:0] st;
 
@@ -607,19 +590,23 @@ module hwprof_hpt #(
   // ---------------------------------------------------------------------
   // Register read.
 
-  localparam logic [31:0] ParamsWord = {16'(Ways), 8'd0, 8'(SetBits)};
+  localparam logic [31:0] ParamsWord = (32'(HptParamsWaysW'(Ways)) << HptParamsWaysLsb) |
+                                       (32'(HptParamsSetBitsW'(SetBits)) << HptParamsSetBitsLsb);
 
-  // Counter k at AddrDescs + k; CMD and addresses above PARAMS read 0.
+  logic [31:0] status;
+  assign status = (32'(err_q) << HptStatusErrBit) | (32'(dump_busy_o) << HptStatusDumpBusyBit);
+
+  // Counter k at HptAddrDescs + k; CMD and addresses above PARAMS read 0.
   logic [2:0] st_off;
-  assign st_off = 3'(csr_addr_i - AddrDescs);
+  assign st_off = 3'(csr_addr_i - HptAddrDescs);
 
   always_comb begin
     unique case (csr_addr_i)
-      AddrCtrl:   csr_rdata_o = 32'(ctrl_q);
-      AddrStatus: csr_rdata_o = {30'd0, dump_busy_o, err_q};
-      AddrCmd:    csr_rdata_o = '0;
-      AddrParams: csr_rdata_o = ParamsWord;
-      default:    csr_rdata_o = (csr_addr_i < AddrParams) ? st[st_off] : '0;
+      HptAddrCtrl:   csr_rdata_o = 32'(ctrl_q);
+      HptAddrStatus: csr_rdata_o = status;
+      HptAddrCmd:    csr_rdata_o = '0;
+      HptAddrParams: csr_rdata_o = ParamsWord;
+      default:       csr_rdata_o = (csr_addr_i < HptAddrParams) ? st[st_off] : '0;
     endcase
   end
 
@@ -635,7 +622,8 @@ module hwprof_hpt #(
   // ---------------------------------------------------------------------
   // Assertions.
 
-  `HWPROF_ASSERT(ctrl_q_legal, ctrl_q[CtrlMetricLsb +: 2] != 2'd3 && ctrl_q[CtrlPolicyLsb +: 2] != 2'd3)
+  `HWPROF_ASSERT(ctrl_q_legal, ctrl_q[HptCtrlMetricLsb +: HptCtrlMetricW] != MetricIllegal &&
+                 ctrl_q[HptCtrlPolicyLsb +: HptCtrlPolicyW] != PolicyIllegal)
   `HWPROF_ASSERT(s1_policy_legal, s1_valid_q |->
                  s1_policy_q == PolicyLfu || s1_policy_q == PolicySs || s1_policy_q == PolicyErode)
   // Dump handshake: valid only inside a walk; once valid, stays valid with

@@ -9,8 +9,9 @@
 //   * br, jmp (and the unused kind codes 6, 7, as in the model) taken with
 //     target <= pc (unsigned, AddrW bits) -> ClsBackward, else ClsForward.
 //   * ops = ppcr_i[4*cls +: 4] ({push, pop, updc, upd} = bits 3..0);
-//     ext_try = (cls == ClsBackward) & ppcr_i[PpcrExtLoopsBit];
-//     max_ext = ppcr_i[PpcrMaxExtLsb +: 2];
+//     ext_try = (cls == ClsBackward) & ppcr_i[PathPpcrExtLoopsBit];
+//     max_ext = ppcr_i[PathPpcrMaxExtLsb +: PathPpcrMaxExtW];
+//     (field positions from hwprof_path_reg_pkg, data/regs/path.json);
 //     next = taken ? target : pc + ilen (modulo 2^AddrW);
 //     pc, taken, insns, events are copied.
 //
@@ -49,6 +50,11 @@ module hwprof_path_classifier (
 );
 
   import hwprof_pkg::*;
+  import hwprof_path_reg_pkg::*;
+
+  initial begin
+    if (PathPpcrMaxExtW != ExtW) $fatal(1, "hwprof_path_classifier: PPCR.max_ext must be ExtW bits");
+  end
 
   logic        valid_q;
   path_rec_t   data_q, data_d;
@@ -83,8 +89,8 @@ module hwprof_path_classifier (
     data_d.cls     = cls;
     data_d.ops     = is_bwd ? path_ops_t'(ppcr_i[4*ClsBackward +: 4]) :
                               path_ops_t'(ppcr_i[4*kind_cls +: 4]);
-    data_d.ext_try = is_bwd & ppcr_i[PpcrExtLoopsBit];
-    data_d.max_ext = ppcr_i[PpcrMaxExtLsb +: ExtW];
+    data_d.ext_try = is_bwd & ppcr_i[PathPpcrExtLoopsBit];
+    data_d.max_ext = ppcr_i[PathPpcrMaxExtLsb +: PathPpcrMaxExtW];
     data_d.pc      = in_data_i.pc;
     data_d.next    = in_data_i.taken ? in_data_i.target :
                      in_data_i.pc + AddrW'(in_data_i.ilen);
@@ -113,7 +119,7 @@ module hwprof_path_classifier (
 
   // PPCR bits 31:23 are reserved (always 0 from hwprof_ppcr_reg).
   logic unused_ppcr;
-  assign unused_ppcr = ^ppcr_i[PpcrW-1:PpcrMaxExtLsb+ExtW];
+  assign unused_ppcr = ^ppcr_i[PpcrW-1:PathPpcrMaxExtLsb+PathPpcrMaxExtW];
 
   `HWPROF_ASSERT(out_valid_held, out_valid_o && !out_ready_i |=> out_valid_o)
   `HWPROF_ASSERT(out_data_held, out_valid_o && !out_ready_i |=> $stable(out_data_o))

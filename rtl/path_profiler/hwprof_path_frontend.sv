@@ -76,7 +76,7 @@ module hwprof_path_frontend #(
   /// Write strobe (at the clock edge).
   input  wire logic                              csr_we_i,
   /// Word address.
-  input  wire logic [3:0]                        csr_addr_i,
+  input  wire logic [hwprof_path_reg_pkg::PathAddrW-1:0] csr_addr_i,
   /// Write data.
   input  wire logic [31:0]                       csr_wdata_i,
   /// Read data of csr_addr_i (combinational).
@@ -84,6 +84,7 @@ module hwprof_path_frontend #(
 );
 
   import hwprof_pkg::*;
+  import hwprof_path_reg_pkg::*;
 
   initial begin
     if (QueueDepth < 1) $fatal(1, "hwprof_path_frontend: QueueDepth must be >= 1");
@@ -93,20 +94,7 @@ module hwprof_path_frontend #(
 
   localparam int unsigned QCountW = $clog2(QueueDepth + 1);
   localparam int unsigned StatW = 32;
-  localparam int unsigned NumStats = 7;
-
-  typedef enum logic [3:0] {
-    AddrPpcr        = 4'h0,
-    AddrStatus      = 4'h1,
-    AddrRecords     = 4'h2,
-    AddrEmitted     = 4'h3,
-    AddrIncomplete  = 4'h4,
-    AddrSplits      = 4'h5,
-    AddrOverflows   = 4'h6,
-    AddrEmptyPops   = 4'h7,
-    AddrStallCycles = 4'h8,
-    AddrParams      = 4'h9
-  } csr_addr_e;
+  localparam int unsigned NumStats = 32'(PathAddrStallCycles) - 32'(PathAddrRecords) + 1;
 
   // ---------------------------------------------------------------------
   // Datapath.
@@ -119,7 +107,7 @@ module hwprof_path_frontend #(
   logic [PpcrW-1:0]  ppcr;
   logic              ppcr_err;
   logic [CountW-1:0] stack_count;
-  logic [NumStats-1:0][StatW-1:0] st;  // the counter at AddrRecords + k
+  logic [NumStats-1:0][StatW-1:0] st;  // the counter at PathAddrRecords + k
 
   hwprof_branch_queue #(
     .Depth(QueueDepth)
@@ -184,29 +172,32 @@ module hwprof_path_frontend #(
   hwprof_ppcr_reg u_ppcr (
     .clk_i,
     .rst_ni,
-    .we_i       (csr_we_i && csr_addr_i == AddrPpcr),
+    .we_i       (csr_we_i && csr_addr_i == PathAddrPpcr),
     .wdata_i    (csr_wdata_i),
-    .err_clear_i(csr_we_i && csr_addr_i == AddrStatus && csr_wdata_i[0]),
+    .err_clear_i(csr_we_i && csr_addr_i == PathAddrStatus && csr_wdata_i[PathStatusPpcrErrBit]),
     .ppcr_o     (ppcr),
     .err_o      (ppcr_err)
   );
 
   // Occupancy and parameters as 8-bit fields (truncated if ever wider).
-  logic [7:0] status_count;
-  assign status_count = 8'(stack_count);
+  logic [31:0] status;
+  assign status = (32'(ppcr_err) << PathStatusPpcrErrBit) |
+                  (32'(PathStatusOccupancyW'(stack_count)) << PathStatusOccupancyLsb);
 
-  localparam logic [31:0] ParamsWord = {8'b0, 8'(QueueDepth), 8'(MaxLen), 8'(Depth)};
+  localparam logic [31:0] ParamsWord = (32'(PathParamsDepthW'(Depth)) << PathParamsDepthLsb) |
+                                       (32'(PathParamsMaxLenW'(MaxLen)) << PathParamsMaxLenLsb) |
+                                       (32'(PathParamsQueueDepthW'(QueueDepth)) << PathParamsQueueDepthLsb);
 
-  // Counter k at AddrRecords + k; addresses above PARAMS read 0.
+  // Counter k at PathAddrRecords + k; addresses above PARAMS read 0.
   logic [2:0] st_off;
-  assign st_off = 3'(csr_addr_i - AddrRecords);
+  assign st_off = 3'(csr_addr_i - PathAddrRecords);
 
   always_comb begin
     unique case (csr_addr_i)
-      AddrPpcr:   csr_rdata_o = ppcr;
-      AddrStatus: csr_rdata_o = {16'b0, status_count, 7'b0, ppcr_err};
-      AddrParams: csr_rdata_o = ParamsWord;
-      default:    csr_rdata_o = (csr_addr_i < AddrParams) ? st[st_off] : '0;
+      PathAddrPpcr:   csr_rdata_o = ppcr;
+      PathAddrStatus: csr_rdata_o = status;
+      PathAddrParams: csr_rdata_o = ParamsWord;
+      default:        csr_rdata_o = (csr_addr_i < PathAddrParams) ? st[st_off] : '0;
     endcase
   end
 

@@ -6,7 +6,9 @@
 //   rec_* -> hwprof_path_frontend (u_frontend) -> desc -> hwprof_hpt (u_hpt) -> dump_*
 //
 // One register port for the unit: word addresses 0..15 are the front end's
-// registers, 16..31 the HPT's (address bit 4 selects). Reads are
+// registers (hwprof_path_reg_pkg, PathAddr*), 16..31 the HPT's (HptBase +
+// hwprof_hpt_reg_pkg's HptAddr*; HptBase = 16 = 2^PathAddrW, so address bit 4
+// selects; kHptCsrBase in sim_models/path_profiler/path_profiler.h). Reads are
 // combinational from csr_addr_i and the register state, as in both blocks.
 // The front end's desc_ready is the HPT's in_ready (registered in the HPT:
 // low only during a dump), so one record per clock flows end to end and a
@@ -63,7 +65,7 @@ module hwprof_path_profiler #(
   /// Write strobe (at the clock edge).
   input  wire logic                          csr_we_i,
   /// Word address: 0..15 front end, 16..31 HPT.
-  input  wire logic [4:0]                    csr_addr_i,
+  input  wire logic [hwprof_path_reg_pkg::PathAddrW:0] csr_addr_i,
   /// Write data.
   input  wire logic [31:0]                   csr_wdata_i,
   /// Read data of csr_addr_i (combinational).
@@ -71,6 +73,15 @@ module hwprof_path_profiler #(
 );
 
   import hwprof_pkg::*;
+  import hwprof_path_reg_pkg::*;
+  import hwprof_hpt_reg_pkg::*;
+
+  /// Word address of the HPT's register 0: address bit PathAddrW selects.
+  localparam int unsigned HptBase = 1 << PathAddrW;
+
+  initial begin
+    if (HptAddrW != PathAddrW) $fatal(1, "hwprof_path_profiler: the HPT and front-end maps must be equal in size");
+  end
 
   localparam int unsigned LenW = $clog2(MaxLen + 1);
   localparam int unsigned CountW = $clog2(Depth + 1);
@@ -91,7 +102,7 @@ module hwprof_path_profiler #(
   logic                 sel_hpt;
   logic [31:0]          fe_rdata, hpt_rdata;
 
-  assign sel_hpt = csr_addr_i[4];
+  assign sel_hpt = csr_addr_i >= (PathAddrW + 1)'(HptBase);  // i.e. bit PathAddrW
 
   hwprof_path_frontend #(
     .QueueDepth(QueueDepth),
@@ -116,7 +127,7 @@ module hwprof_path_profiler #(
     .desc_frame_end_o (unused_frame_end),
     .desc_depth_o     (unused_depth),
     .csr_we_i         (csr_we_i && !sel_hpt),
-    .csr_addr_i       (csr_addr_i[3:0]),
+    .csr_addr_i       (csr_addr_i[PathAddrW-1:0]),
     .csr_wdata_i,
     .csr_rdata_o      (fe_rdata)
   );
@@ -145,7 +156,7 @@ module hwprof_path_profiler #(
     .dump_acc_o,
     .dump_busy_o,
     .csr_we_i       (csr_we_i && sel_hpt),
-    .csr_addr_i     (csr_addr_i[3:0]),
+    .csr_addr_i     (csr_addr_i[HptAddrW-1:0]),
     .csr_wdata_i,
     .csr_rdata_o    (hpt_rdata)
   );

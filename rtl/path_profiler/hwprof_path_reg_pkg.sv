@@ -35,6 +35,8 @@ package hwprof_path_reg_pkg;
 
   // Reset values.
   localparam logic [31:0] PathPpcrReset = 32'h000d6ad1;
+  /// PPCR preset WPP: paper 000 Table 2 (the reset value is BL, Table 1).
+  localparam logic [31:0] PathPpcrWpp = 32'h000deed1;
 
   // PPCR fields.
   /// PPCR.forward: operations of the forward class.

@@ -2,12 +2,14 @@
 // flag. See docs/path_stack.md, "PPCR" and "Register map".
 //
 // Behaviour (identical in PpcrReg, sim_models/path_profiler/path_frontend.h):
-//   * Reset: value = hwprof_pkg::PpcrBl, err = 0.
+//   * Reset: value = PathPpcrReset (BL), err = 0.
+//     Fields and reset value: hwprof_path_reg_pkg (data/regs/path.json).
 //   * A write (we_i) is legal unless some class c = 0..4 has update (bit 4c)
 //     and update-count (bit 4c+1) both set; reserved bits 31:23 never make a
 //     write illegal.
-//   * A legal write stores wdata_i & PpcrMask (reserved bits read as 0) at
-//     the clock edge; the new value is on ppcr_o from the next cycle.
+//   * A legal write stores wdata_i & PpcrMask (the field bits 22:0;
+//     reserved bits read as 0) at the clock edge; the new value is on ppcr_o
+//     from the next cycle.
 //   * An illegal write leaves the value unchanged and sets err.
 //   * err_clear_i clears err at the edge, except that an illegal write in the
 //     same cycle wins: err is then set.
@@ -31,6 +33,10 @@ module hwprof_ppcr_reg (
 );
 
   import hwprof_pkg::*;
+  import hwprof_path_reg_pkg::*;
+
+  /// Bits that hold state: every field up to max_ext, the highest.
+  localparam logic [PpcrW-1:0] PpcrMask = PpcrW'((64'd1 << (PathPpcrMaxExtLsb + PathPpcrMaxExtW)) - 1);
 
   logic [PpcrW-1:0] value_q;
   logic             err_q;
@@ -43,7 +49,7 @@ module hwprof_ppcr_reg (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      value_q <= PpcrBl;
+      value_q <= PathPpcrReset;
       err_q   <= 1'b0;
     end else begin
       if (we_i && !illegal) value_q <= wdata_i & PpcrMask;

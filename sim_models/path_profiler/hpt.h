@@ -87,14 +87,15 @@ class Hpt {
   }
 
   uint32_t params() const {
-    return (algo_.set_bits() & 0xffu) | (algo_.ways() & 0xffffu) << 16;
+    return reg_field(algo_.set_bits(), kHptParamsSetBitsLsb, kHptParamsSetBitsW) |
+           reg_field(algo_.ways(), kHptParamsWaysLsb, kHptParamsWaysW);
   }
 
   uint32_t csr_read(unsigned addr) const {
     const Stats s = stats();
     switch (static_cast<HptCsr>(addr)) {
       case HptCsr::Ctrl: return ctrl_;
-      case HptCsr::Status: return uint32_t(err_) | uint32_t(dump_busy()) << 1;
+      case HptCsr::Status: return (err_ ? kHptStatusErr : 0u) | (dump_busy() ? kHptStatusDumpBusy : 0u);
       case HptCsr::Cmd: return 0;
       case HptCsr::Descs: return s.descs;
       case HptCsr::Hits: return s.hits;
@@ -134,7 +135,7 @@ class Hpt {
             err_ = true;
           break;
         case HptCsr::Status:
-          if (in.csr_wdata & 1) err_ = false;
+          if (in.csr_wdata & kHptStatusErr) err_ = false;
           break;
         case HptCsr::Cmd:
           if (!was_idle) {

@@ -23,17 +23,17 @@ uint32_t rotl_bits(uint32_t x, unsigned r, unsigned bits) {
 }  // namespace
 
 bool HptCtrl::legal(uint32_t v) {
-  const unsigned metric = v >> kMetricLsb & 3;
-  const unsigned policy = v >> kPolicyLsb & 3;
+  const unsigned metric = v >> kMetricLsb & kMetricMax;
+  const unsigned policy = v >> kPolicyLsb & kPolicyMax;
   return metric <= unsigned(HptMetric::Insns) && policy < kHptPolicies;
 }
 
 HptCtrl HptCtrl::unpack(uint32_t v) {
   HptCtrl c;
-  c.index = static_cast<HptIndex>(v >> kIndexBit & 1);
-  c.skew = v >> kSkewBit & 1;
-  c.metric = static_cast<HptMetric>(v >> kMetricLsb & 3);
-  c.policy = static_cast<HptPolicy>(v >> kPolicyLsb & 3);
+  c.index = (v & kHptCtrlIndex) ? HptIndex::Pb : HptIndex::Plb;
+  c.skew = (v & kHptCtrlSkew) != 0;
+  c.metric = static_cast<HptMetric>(v >> kMetricLsb & kMetricMax);
+  c.policy = static_cast<HptPolicy>(v >> kPolicyLsb & kPolicyMax);
   return c;
 }
 

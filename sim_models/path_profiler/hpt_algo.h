@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "hpt_regs.h"
 #include "path_profile.h"
 #include "path_stack_algo.h"
 
@@ -24,22 +25,24 @@ enum class HptPolicy : unsigned {
 };
 inline constexpr unsigned kHptPolicies = 3;
 
-/// The HPT control register HPT_CTRL (docs/hpt.md, "Registers").
+/// The HPT control register HPT_CTRL (docs/hpt.md, "Registers"); fields and
+/// reset value from hpt_regs.h (data/regs/hpt.json).
 struct HptCtrl {
-  static constexpr unsigned kIndexBit = 0;
-  static constexpr unsigned kSkewBit = 1;
-  static constexpr unsigned kMetricLsb = 2;  // 2 bits
-  static constexpr unsigned kPolicyLsb = 4;  // 2 bits
-  static constexpr uint32_t kMask = 0x3f;
+  static constexpr unsigned kMetricLsb = kHptCtrlMetricLsb;
+  static constexpr unsigned kPolicyLsb = kHptCtrlPolicyLsb;
+  static constexpr uint32_t kMetricMax = (1u << kHptCtrlMetricW) - 1;
+  static constexpr uint32_t kPolicyMax = (1u << kHptCtrlPolicyW) - 1;
+  /// Bits that hold state: every field up to policy, the highest.
+  static constexpr uint32_t kMask = (1u << (kHptCtrlPolicyLsb + kHptCtrlPolicyW)) - 1;
 
   HptIndex index = HptIndex::Plb;
   bool skew = true;  ///< each way folds with its own rotations (docs/hpt.md, "Index")
   HptMetric metric = HptMetric::Freq;
   HptPolicy policy = HptPolicy::Erode;
 
-  uint32_t pack() const {
-    return unsigned(index) << kIndexBit | unsigned(skew) << kSkewBit | unsigned(metric) << kMetricLsb |
-           unsigned(policy) << kPolicyLsb;
+  constexpr uint32_t pack() const {
+    return (index == HptIndex::Pb ? kHptCtrlIndex : 0u) | (skew ? kHptCtrlSkew : 0u) |
+           unsigned(metric) << kMetricLsb | unsigned(policy) << kPolicyLsb;
   }
   /// False when the metric or the policy field holds an undefined code.
   static bool legal(uint32_t v);
@@ -51,6 +54,7 @@ struct HptCtrl {
   static HptMetric parse_metric(const std::string& s);
   static HptPolicy parse_policy(const std::string& s);
 };
+static_assert(HptCtrl{}.pack() == kHptCtrlReset, "HptCtrl defaults must be the CTRL reset value");
 const char* to_string(HptIndex i);
 const char* to_string(HptMetric m);
 const char* to_string(HptPolicy p);

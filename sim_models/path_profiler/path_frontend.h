@@ -83,7 +83,9 @@ class PathFrontend {
   uint32_t csr_read(unsigned addr, const PathStack::Stats& s, unsigned occupancy) const {
     switch (static_cast<PathCsr>(addr)) {
       case PathCsr::Ppcr: return ppcr_.value();
-      case PathCsr::Status: return uint32_t(ppcr_.err()) | (occupancy & 0xffu) << 8;
+      case PathCsr::Status:
+        return (ppcr_.err() ? kPathStatusPpcrErr : 0u) |
+               reg_field(occupancy, kPathStatusOccupancyLsb, kPathStatusOccupancyW);
       case PathCsr::Records: return s.records;
       case PathCsr::Emitted: return s.emitted;
       case PathCsr::Incomplete: return s.incomplete;
@@ -92,8 +94,9 @@ class PathFrontend {
       case PathCsr::EmptyPops: return s.empty_pops;
       case PathCsr::StallCycles: return s.stall_cycles;
       case PathCsr::Params:
-        return (stack_.algo().depth() & 0xffu) | (stack_.algo().max_len() & 0xffu) << 8 |
-               (queue_.depth() & 0xffu) << 16;
+        return reg_field(stack_.algo().depth(), kPathParamsDepthLsb, kPathParamsDepthW) |
+               reg_field(stack_.algo().max_len(), kPathParamsMaxLenLsb, kPathParamsMaxLenW) |
+               reg_field(queue_.depth(), kPathParamsQueueDepthLsb, kPathParamsQueueDepthW);
     }
     return 0;
   }
@@ -112,7 +115,7 @@ class PathFrontend {
     auto c = classifier_.step({ppcr, q.deq_valid, q.deq_data, stack_ready});
     auto s = stack_.step({c.out_valid, c.out_data, in.desc_ready});
     const bool wr_ppcr = in.csr_we && in.csr_addr == unsigned(PathCsr::Ppcr);
-    const bool clr_err = in.csr_we && in.csr_addr == unsigned(PathCsr::Status) && (in.csr_wdata & 1);
+    const bool clr_err = in.csr_we && in.csr_addr == unsigned(PathCsr::Status) && (in.csr_wdata & kPathStatusPpcrErr);
     ppcr_.step({wr_ppcr, in.csr_wdata, clr_err});
 
     o.rec_ready = q.enq_ready;

@@ -47,8 +47,8 @@ class PathProfiler {
   }
 
   Out step(const In& in) {
-    const bool to_hpt = (in.csr_addr & 0x10u) != 0;
-    const unsigned sub = in.csr_addr & 0xfu;
+    const bool to_hpt = (in.csr_addr & kHptCsrBase) != 0;
+    const unsigned sub = in.csr_addr & (kHptCsrBase - 1);
     PathFrontend::In fi;
     fi.rec_valid = in.rec_valid;
     fi.rec_data = in.rec_data;

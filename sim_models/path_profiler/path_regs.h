@@ -22,6 +22,8 @@ enum class PathCsr : unsigned {
 };
 inline constexpr unsigned kPathCsrCount = 10;
 inline constexpr uint32_t kPathPpcrReset = 0x000d6ad1u;  ///< PPCR reset
+/// PPCR preset WPP: paper 000 Table 2 (the reset value is BL, Table 1)
+inline constexpr uint32_t kPathPpcrWpp = 0x000deed1u;
 // PPCR fields.
 /// PPCR.forward: operations of the forward class
 inline constexpr unsigned kPathPpcrForwardLsb = 0, kPathPpcrForwardW = 4;

@@ -10,7 +10,7 @@ namespace hwprof::model {
 
 bool Ppcr::legal(uint32_t v) {
   for (int c = 0; c < kNumClasses; ++c) {
-    const PathOps o = PathOps::from_bits(v >> (4 * c) & 0xf);
+    const PathOps o = PathOps::from_bits(v >> (kOpsW * c) & 0xf);
     if (o.upd && o.updc) return false;
   }
   return true;
@@ -20,7 +20,7 @@ uint32_t Ppcr::preset(const std::string& mode, unsigned max_ext) {
   if (mode == "bl") return kBl;
   if (mode == "wpp") return kWpp;
   if (mode == "ext") {
-    if (max_ext > 3) throw std::invalid_argument("max_ext must be 0..3 (a 2-bit PPCR field), got " +
+    if (max_ext > kMaxExtMax) throw std::invalid_argument("max_ext must be 0..3 (a 2-bit PPCR field), got " +
                                                  std::to_string(max_ext));
     return ext(max_ext);
   }

@@ -12,12 +12,19 @@
 #include <vector>
 
 #include "branch_record.h"
+#include "path_regs.h"
 
 namespace hwprof::model {
 
 inline constexpr unsigned kDescEventsW = 16;  // hwprof_pkg::DescEventsW
 inline constexpr unsigned kDescInsnsW = 24;   // hwprof_pkg::DescInsnsW
 inline constexpr unsigned kMaxMaxLen = 32;    // dirs are held in 32 bits
+
+/// Value v placed in the register field at bits lsb+w-1..lsb (truncated to w
+/// bits), for the generated ...Lsb/...W constants of path_regs.h and hpt_regs.h.
+inline constexpr uint32_t reg_field(uint32_t v, unsigned lsb, unsigned w) {
+  return (w >= 32 ? v : v & ((1u << w) - 1)) << lsb;
+}
 
 /// Path-stack operations of one class (hwprof_pkg::path_ops_t).
 struct PathOps {
@@ -27,23 +34,32 @@ struct PathOps {
   bool operator==(const PathOps& o) const { return bits() == o.bits(); }
 };
 
-/// The path profiler control register (docs/path_stack.md, "PPCR").
+/// The path profiler control register (docs/path_stack.md, "PPCR"); fields,
+/// reset value and presets from path_regs.h (data/regs/path.json).
 struct Ppcr {
-  static constexpr uint32_t kBl = 0x000D6AD1;   ///< Table 1; reset value
-  static constexpr uint32_t kWpp = 0x000DEED1;  ///< Table 2
-  static constexpr uint32_t kMask = 0x007FFFFF;
-  static constexpr unsigned kExtLoopsBit = 20;
-  static constexpr unsigned kMaxExtLsb = 21;
+  static constexpr uint32_t kBl = kPathPpcrReset;  ///< Table 1; reset value
+  static constexpr uint32_t kWpp = kPathPpcrWpp;   ///< Table 2
+  /// Bits that hold state: every field up to max_ext, the highest.
+  static constexpr uint32_t kMask = (1u << (kPathPpcrMaxExtLsb + kPathPpcrMaxExtW)) - 1;
+  static constexpr uint32_t kMaxExtMax = (1u << kPathPpcrMaxExtW) - 1;
+  /// Operations field of one class: class c at bits kOpsW*c + kOpsW-1 .. kOpsW*c.
+  static constexpr unsigned kOpsW = kPathPpcrForwardW;
+  static_assert(kPathPpcrForwardLsb == 0 && kPathPpcrIndirectLsb == kOpsW * unsigned(BranchClass::Indirect),
+                "PPCR class fields must be contiguous in class order");
 
   uint32_t value = kBl;
 
   /// Extended paths: BL with ext_loops = 1 and max_ext = m (0..3).
-  static uint32_t ext(unsigned max_ext) { return kBl | 1u << kExtLoopsBit | (max_ext & 3u) << kMaxExtLsb; }
+  static uint32_t ext(unsigned max_ext) {
+    return kBl | kPathPpcrExtLoops | (max_ext & kMaxExtMax) << kPathPpcrMaxExtLsb;
+  }
   /// False when any class has update and update-count together.
   static bool legal(uint32_t v);
-  PathOps ops(BranchClass c) const { return PathOps::from_bits(value >> (4 * unsigned(c)) & 0xf); }
-  bool ext_loops() const { return value >> kExtLoopsBit & 1; }
-  unsigned max_ext() const { return value >> kMaxExtLsb & 3; }
+  PathOps ops(BranchClass c) const {
+    return PathOps::from_bits(value >> (kOpsW * unsigned(c)) & 0xf);
+  }
+  bool ext_loops() const { return (value & kPathPpcrExtLoops) != 0; }
+  unsigned max_ext() const { return value >> kPathPpcrMaxExtLsb & kMaxExtMax; }
   /// "bl", "wpp" or "ext" with max_ext -> register value; throws on other names.
   static uint32_t preset(const std::string& mode, unsigned max_ext = 1);
 };
