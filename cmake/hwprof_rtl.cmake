@@ -118,6 +118,9 @@ function(hwprof_rtl_library target use)
   add_library(${target} STATIC)
   target_compile_options(${target} PRIVATE -O1 -Wno-unused-variable)
   target_include_directories(${target} PUBLIC ${HWPROF_GENERATED_DIR})
+  # Verilator's runtime headers as system headers: their -Wextra warnings
+  # (unused parameters) are not ours.
+  target_include_directories(${target} SYSTEM PUBLIC ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
   string(TOUPPER ${target} macro)
   get_property(units GLOBAL PROPERTY HWPROF_RTL_UNITS)
   get_property(prefixes GLOBAL PROPERTY HWPROF_RTL_CONFIGS)

@@ -384,10 +384,11 @@ TEST(PathFrontend, ResetMidPathClearsStateAndRestoresBl) {
   for (unsigned a = 0; a < hwprof::model::kPathCsrCount; ++a) {
     in.csr_addr = a;
     const uint32_t v = ls.step(in).csr_rdata;
-    if (a == unsigned(PathCsr::Ppcr))
+    if (a == unsigned(PathCsr::Ppcr)) {
       EXPECT_EQ(v, Ppcr::kBl);
-    else if (a != unsigned(PathCsr::Params))
+    } else if (a != unsigned(PathCsr::Params)) {
       EXPECT_EQ(v, 0u) << "register " << a << " not cleared by reset";
+    }
   }
   in.desc_ready = true;
   EXPECT_FALSE(ls.step(in).desc_valid);

@@ -56,6 +56,7 @@ endforeach()
 set_source_files_properties(prim/prim_test.cpp common/sim_env.cpp ${CMAKE_SOURCE_DIR}/sim/sim_options.cpp PROPERTIES COMPILE_OPTIONS "${HWPROF_WARNINGS}")
 target_compile_options(tb_prim PRIVATE -O1 -Wno-unused-variable)
 target_include_directories(tb_prim PRIVATE common ${CMAKE_SOURCE_DIR}/sim ${CMAKE_SOURCE_DIR}/sim_models/common)
+target_include_directories(tb_prim SYSTEM PRIVATE ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
 target_link_libraries(tb_prim PRIVATE GTest::gtest GTest::gtest_main)
 gtest_discover_tests(tb_prim
   TEST_PREFIX "rtl."
