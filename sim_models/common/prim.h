@@ -40,12 +40,6 @@ constexpr int lowest_set(uint64_t v) {
   while (!((v >> i) & 1)) ++i;
   return i;
 }
-/// Index of the first true entry of v, -1 when none (hwprof_lzc at any width).
-inline int lowest_set(const std::vector<bool>& v) {
-  for (size_t i = 0; i < v.size(); ++i)
-    if (v[i]) return static_cast<int>(i);
-  return -1;
-}
 /// Index of the highest set bit of v, -1 when v == 0 (hwprof_lzc, HighFirst 1).
 constexpr int highest_set(uint64_t v) {
   int i = -1;
@@ -56,6 +50,12 @@ constexpr int highest_set(uint64_t v) {
 
 /// At most one bit set ($onehot0).
 constexpr bool onehot0(uint64_t v) { return (v & (v - 1)) == 0; }
+
+/// Value v placed in the register field at bits lsb+w-1..lsb (truncated to w
+/// bits), for the generated ...Lsb/...W constants of the <unit>_regs.h headers.
+inline constexpr uint32_t reg_field(uint32_t v, unsigned lsb, unsigned w) {
+  return (w >= 32 ? v : v & ((1u << w) - 1)) << lsb;
+}
 
 /// Result of argmin / argmax: valid when any candidate was valid.
 template <typename T>

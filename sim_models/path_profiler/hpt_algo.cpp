@@ -139,13 +139,10 @@ HptResult HptAlgo::insert(const Emission& e, const HptCtrl& ctrl) {
   ++stats_.descs;
   const PathKey key{e.path.start, e.path.length, e.path.dirs};
   const uint32_t m = metric(e.path, ctrl.metric);
-  // The candidate entry of each way, at that way's index.
-  // Hitting and invalid ways as bit masks, the lowest of each wins
-  // (hwprof_lzc); the victim is the minimum acc over every way, ties to the
-  // lowest way (hwprof_argmin_tree with every candidate valid).
-  hits_.assign(ways_, false);
-  frees_.assign(ways_, false);
-  accs_.resize(ways_);
+  // The candidate entry of each way, at that way's index: the first hitting
+  // way, else the first invalid way, else the minimum accumulator (strictly
+  // less, so ties go to the lowest way).
+  unsigned hit_way = ways_, free_way = ways_, min_way = 0;
   sets_of_.resize(ways_);
   auto& sets_of = sets_of_;
   const Groups groups = fold_groups(key, ctrl.index, set_bits_);
@@ -154,21 +151,20 @@ HptResult HptAlgo::insert(const Emission& e, const HptCtrl& ctrl) {
     const unsigned s = ctrl.skew ? index_of_groups(groups, true, set_bits_, w) : plain;
     sets_of[w] = s;
     const HptEntry& x = entry(s, w);
-    hits_[w] = x.valid && x.key == key;
-    frees_[w] = !x.valid;
-    accs_[w] = x.acc;
+    if (x.valid && x.key == key && hit_way == ways_) hit_way = w;
+    if (!x.valid && free_way == ways_) free_way = w;
+    if (x.acc < entry(sets_of[min_way], min_way).acc) min_way = w;
   }
-  if (const int hit = lowest_set(hits_); hit >= 0) {
+  if (hit_way < ways_) {
     r.outcome = HptOutcome::Hit;
-    r.way = static_cast<unsigned>(hit);
+    r.way = hit_way;
     ++stats_.hits;
-  } else if (const int free = lowest_set(frees_); free >= 0) {
+  } else if (free_way < ways_) {
     r.outcome = HptOutcome::Fill;
-    r.way = static_cast<unsigned>(free);
+    r.way = free_way;
     ++stats_.fills;
   } else {
-    all_valid_.assign(ways_, true);
-    r.way = argmin(accs_, all_valid_).idx;
+    r.way = min_way;
     r.set = sets_of[r.way];
     HptEntry& v = table_[size_t{r.set} * ways_ + r.way];
     if (ctrl.policy == HptPolicy::Erode && v.acc > m) {
@@ -189,8 +185,9 @@ HptResult HptAlgo::insert(const Emission& e, const HptCtrl& ctrl) {
     base = x.acc;
   x.valid = true;
   x.key = key;
-  r.saturated = m > ~base;  // base + m clips (the RTL's add_sat)
-  x.acc = static_cast<uint32_t>(sat_add<32>(base, m));
+  const uint64_t sum = uint64_t{base} + m;
+  r.saturated = sum > 0xffffffffu;
+  x.acc = sat32(sum);
   if (r.saturated) ++stats_.saturations;
   return r;
 }

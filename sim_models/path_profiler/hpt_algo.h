@@ -134,9 +134,6 @@ class HptAlgo {
   unsigned sets_, ways_, set_bits_;
   std::vector<HptEntry> table_;
   std::vector<unsigned> sets_of_;  // scratch: each way's set of the current key
-  std::vector<uint32_t> accs_;     // scratch: each way's candidate acc
-  std::vector<bool> all_valid_;    // scratch: argmin's valid mask, all set
-  std::vector<bool> hits_, frees_;  // scratch: hitting / invalid ways (lowest wins)
   HptStats stats_;
 };
 

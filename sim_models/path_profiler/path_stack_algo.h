@@ -20,12 +20,6 @@ inline constexpr unsigned kDescEventsW = 16;  // hwprof_pkg::DescEventsW
 inline constexpr unsigned kDescInsnsW = 24;   // hwprof_pkg::DescInsnsW
 inline constexpr unsigned kMaxMaxLen = 32;    // dirs are held in 32 bits
 
-/// Value v placed in the register field at bits lsb+w-1..lsb (truncated to w
-/// bits), for the generated ...Lsb/...W constants of path_regs.h and hpt_regs.h.
-inline constexpr uint32_t reg_field(uint32_t v, unsigned lsb, unsigned w) {
-  return (w >= 32 ? v : v & ((1u << w) - 1)) << lsb;
-}
-
 /// Path-stack operations of one class (hwprof_pkg::path_ops_t).
 struct PathOps {
   bool upd = false, updc = false, pop = false, push = false;

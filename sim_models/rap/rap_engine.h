@@ -102,8 +102,6 @@ class RapEngine {
   bool idle() const { return st_ == St::Run && !s1_ && !p_ && buf_.empty() && !flush_ && q_.empty(); }
   bool err() const { return err_; }
 
-  static uint32_t sat32(uint64_t v) { return hwprof::model::sat32(v); }
-
   uint32_t csr_read(unsigned addr) const {
     switch (static_cast<RapCsr>(addr)) {
       case RapCsr::Eps: return staged_.eps;

@@ -91,7 +91,7 @@ RapReplayResult replay_rap(Engine& eng, const RapEventSource& src, const RapRepl
                                      });
   // Drain the queue, then flush the buffer, then wait for idle.
   for (uint64_t g = 0;; ++g) {
-    if (read(RapCsr::Raw) == RapEngine::sat32(res.events)) break;
+    if (read(RapCsr::Raw) == sat32(res.events)) break;
     if (g > 100000000) throw std::runtime_error("RAP engine did not drain its queue (hung?)");
   }
   write(RapCsr::Cmd, kRapCmdFlush);

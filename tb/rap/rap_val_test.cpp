@@ -131,7 +131,7 @@ RapReplayResult run_case(const std::string& name, uint64_t seed, RapReplayConfig
   EXPECT_EQ(str(got), str(hwprof::model::rap_tree_nodes(ref)));
   EXPECT_TRUE(b.model().tree().same_tree(ref));
   EXPECT_EQ(r.counters.n, ref.n());
-  EXPECT_EQ(r.counters.raw, RapEngine::sat32(r.events));
+  EXPECT_EQ(r.counters.raw, hwprof::model::sat32(r.events));
   EXPECT_EQ(r.counters.pairs, ref.stats().updates);
   EXPECT_EQ(r.counters.splits, ref.stats().splits);
   EXPECT_EQ(r.counters.skipped, ref.stats().splits_skipped);
