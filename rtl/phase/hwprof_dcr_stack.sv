@@ -1,49 +1,74 @@
 /// hwprof_dcr_stack: the call/loop stack of the DCR phase tracker (docs/dcr.md
 /// "Stack"; paper 003, spec section 5), one of the two machines of
 /// hwprof_dcr_tracker (the other is hwprof_dcr_sigtable). Functional model:
-/// DcrStack (sim_models/phase/dcr_algo.h).
+/// DcrStack (sim_models/phase/dcr_algo.h); scan timing: dcr_scan_cycles()
+/// (sim_models/phase/dcr_tracker.h).
 ///
-/// Stack operation of one record (step_i; all in the cycle it is taken; i = 0
-/// is the bottom, n = the stack size):
+/// Stack operation of one record (i = 0 is the bottom, n = the stack size):
 ///   * call/icall: recursion when a live function entry has b == target: the
 ///     lowest such entry gets its recursion bit, skip mode is entered, nothing
 ///     is pushed. Else, in skip mode nothing happens; else a full stack
 ///     refuses the push (overflow: skip mode, the overflow flag); else a
-///     function entry {a = pc, b = target, ret = pc + ilen} is pushed.
+///     function entry {a = pc, b = target, ilen} is pushed.
 ///   * ret: in skip mode, the highest function entry at or below the lowest
 ///     entry with its recursion bit (every entry when none) whose return
-///     address equals the target matches: it and everything above are popped
-///     and skip mode ends (a resync); no match, nothing. In normal mode, the
-///     stack is cut to the index of the highest function entry (the loops
-///     above it and it are popped; everything when there is none).
+///     address a + ilen equals the target matches: it and everything above
+///     are popped and skip mode ends (a resync); no match, nothing. In normal
+///     mode, the stack is cut to the index of the highest function entry
+///     (the loops above it and it are popped; everything when there is none).
 ///   * br/jmp/ijmp: nothing in skip mode. Else first the loop exits: the
-///     loops on top whose [a, b] does not hold next are popped (the run from
-///     the top: n' = 1 + the highest live entry that is a function or a loop
-///     holding next). Then a taken backward br/jmp (target <= pc): the entry
-///     at n'-1 is a loop with (a, b) = (target, pc): an iteration; else a
-///     loop {a = target, b = pc} is pushed at n' (a full stack: overflow as
-///     above).
+///     loops on top whose [a, b] does not hold next are popped, down to the
+///     entry m left on top (a function or a loop holding next). Then a taken
+///     backward br/jmp (target <= pc): entry m is a loop with (a, b) =
+///     (target, pc): an iteration; else a loop {a = target, b = pc} is pushed
+///     at m + 1 (a full stack: overflow as above).
 ///   * A pushed entry is unstable, its recursion bit clear, and its hash is
 ///     DcrStack::hash_step(hash of the entry below or EmptyHash, kind, a, b).
 /// Tie-breaks: recursion takes the lowest matching entry, resync the highest
-/// candidate, a normal return the highest function entry, the loop exits the
-/// highest kept entry.
+/// candidate, a normal return the highest function entry.
 ///
-/// Interval end (snap_i, one cycle): the snapshot registers load the maximal
-/// run of live stable entries from the bottom (sig_depth_o, and its top
-/// entry's prefix hash, EmptyHash for none), whether any live entry has its
-/// recursion bit, the overflow flag and skip mode; at the same edge every
-/// stable bit is set and the overflow flag cleared. The snapshot holds until
-/// the next snap_i (latency 1: valid from the cycle after snap_i).
+/// Storage (docs/dcr.md "Stack scans"): the entries {a, b, ilen, hash} in two
+/// copies of an hwprof_ram_2p (both written at a push, each with its own read
+/// port); in flip-flops only what a single cycle must see: the size, skip
+/// mode, the overflow flag, per entry the kind, stable and recursion bits and
+/// 8-bit tags of b and of the return address (tag(): the four bytes XORed),
+/// and a cache of the top two entries (TOS, NOS). After a pop, both cached
+/// entries are read again from the RAMs at the edge of the pop (n'-1 on port
+/// A, n'-2 on port B) and the next cycle sees them on the RAM outputs
+/// (refill_q), so a record right after a pop needs no wait.
+///
+/// Scans (the record waits: done_o low; each scan cycle reads one entry on
+/// port A and compares it in the next cycle):
+///   * call: the function entries whose b tag equals the target's tag, from
+///     the bottom, until one has b == target;
+///   * ret in skip mode: the function entries at or below the boundary whose
+///     return-address tag equals the target's tag, from the top, until one
+///     returns to the target;
+///   * br/jmp/ijmp: the loop exits below the cached two entries: entry j <=
+///     n-3 is read when it is a loop, or when it is the function left on top
+///     and the branch is backward (its hash is the pushed entry's base).
+/// A scan cycle is a cycle with rec_valid_i and not hold_i; hold_i freezes
+/// the scan (no read, the RAM output holds); !rec_valid_i or restart_i
+/// abandons it. done_o, the outcome and the commit are combinational in the
+/// cycle the scan ends; the record commits when rec_valid_i && !hold_i &&
+/// done_o (the tracker's accept).
+///
+/// Interval end (snap_i, one cycle; the tracker holds hold_i from then until
+/// it is idle again): the snapshot registers load the maximal run of live
+/// stable entries from the bottom (sig_depth_o), whether any live entry has
+/// its recursion bit, the overflow flag and skip mode; port A reads the
+/// run's top entry, whose prefix hash is sig_hash_o from the next cycle on
+/// (EmptyHash for an empty run; the RAM output holds while hold_i). At the
+/// same edge every stable bit is set and the overflow flag cleared.
 ///
 /// Priority at one edge: restart_i (empty stack, skip off, overflow flag
-/// clear), then snap_i, then step_i. The tracker never raises two of them in
-/// one cycle (a record is taken only while idle and without a CMD write).
+/// clear), then snap_i, then a commit. The tracker never raises two of them
+/// in one cycle (hold_i is high with restart_i and snap_i).
 ///
-/// Storage: flip-flops (every entry is compared every cycle). Size, skip, the
-/// overflow flag and the stable / recursion bits reset asynchronously; the
-/// entry fields and the snapshot have no reset (qualified by the size, and
-/// by the tracker's state).
+/// Reset: size, skip, the overflow flag, the stable / recursion bits and the
+/// scan / refill flags reset asynchronously; the kind bits, tags, cached
+/// entries, scan registers, RAMs and the snapshot have no reset (qualified
+/// by the size, the flags and the tracker's state).
 `default_nettype none
 `include "hwprof_assert.svh"
 
@@ -58,12 +83,17 @@ module hwprof_dcr_stack #(
   /// Asynchronous active-low reset: empty stack, skip off, flags clear.
   input  wire logic                     rst_ni,
   // Records.
-  /// A record is taken in this cycle: its operation commits at the edge.
-  input  wire logic                     step_i,
+  /// A record is offered (held until taken).
+  input  wire logic                     rec_valid_i,
+  /// No scan cycle and no commit in this cycle (the tracker is busy, or a
+  /// CMD / INTERVAL write).
+  input  wire logic                     hold_i,
   /// The record.
   input  wire hwprof_pkg::branch_rec_t  rec_i,
-  // Outcome of rec_i (combinational from rec_i and the state; counted by
-  // the tracker while step_i).
+  /// The record's scan is over: it commits at this edge when rec_valid_i and
+  /// not hold_i.
+  output logic                          done_o,
+  // Outcome of rec_i (combinational; counted by the tracker at the commit).
   /// An entry is pushed.
   output logic                          push_o,
   /// Entries popped.
@@ -75,7 +105,8 @@ module hwprof_dcr_stack #(
   /// A return matched in skip mode (skip mode ends).
   output logic                          resync_o,
   // Control.
-  /// Empty the stack, leave skip mode, clear the overflow flag.
+  /// Empty the stack, leave skip mode, clear the overflow flag, abandon a
+  /// scan.
   input  wire logic                     restart_i,
   /// Interval end: load the snapshot, set every stable bit, clear the
   /// overflow flag.
@@ -85,7 +116,7 @@ module hwprof_dcr_stack #(
   output logic [DepthW-1:0]             size_o,
   /// Skip mode.
   output logic                          skip_o,
-  // Snapshot of the last snap_i (registered, no reset).
+  // Snapshot of the last snap_i (valid from the next cycle while hold_i).
   /// Signature depth: the run of live stable entries from the bottom.
   output logic [7:0]                    sig_depth_o,
   /// Signature hash: the prefix hash of the run's top entry.
@@ -107,150 +138,317 @@ module hwprof_dcr_stack #(
   localparam logic [31:0] EmptyHash = 32'h811C_9DC5;
   localparam logic [31:0] FuncSalt = 32'h7F4A_7C15;
   localparam logic [31:0] LoopSalt = 32'h9E37_79B9;
-  localparam logic KindFunc = 1'b0;
-  localparam logic KindLoop = 1'b1;
-  localparam int unsigned PickW = (Depth > 1) ? $clog2(Depth) : 1;
+  localparam int unsigned IdxW = (Depth > 1) ? $clog2(Depth) : 1;
+  localparam int unsigned TagW = 8;
+
+  /// One stack entry in RAM. Function: a = call pc, b = call target, ilen =
+  /// the call's length; loop: a = loop start, b = loop end, ilen = 0.
+  typedef struct packed {
+    logic [31:0] hash;
+    logic [3:0]  ilen;
+    logic [31:0] b;
+    logic [31:0] a;
+  } entry_t;
+  localparam int unsigned EntryW = $bits(entry_t);
 
   function automatic logic [31:0] rotl(input logic [31:0] x, input int unsigned s);
     rotl = (x << s) | (x >> (32 - s));
   endfunction
 
-  function automatic logic [31:0] hash_step(input logic [31:0] h, input logic kind, input logic [31:0] a,
+  function automatic logic [31:0] hash_step(input logic [31:0] h, input logic func, input logic [31:0] a,
                                             input logic [31:0] b);
-    hash_step = (rotl(h, 5) ^ a) + (rotl(b, 16) ^ (kind == KindLoop ? LoopSalt : FuncSalt));
+    hash_step = (rotl(h, 5) ^ a) + (rotl(b, 16) ^ (func ? FuncSalt : LoopSalt));
+  endfunction
+
+  function automatic logic [TagW-1:0] tag(input logic [31:0] x);
+    tag = x[7:0] ^ x[15:8] ^ x[23:16] ^ x[31:24];
   endfunction
 
   // ------------------------------------------------------------------ state
   logic [DepthW-1:0]  size_q, size_d;
   logic               skip_q, skip_d, ovf_q, ovf_d;
-  logic [Depth-1:0]   kind_q, stable_q, rec_q;     // per entry
-  logic [31:0]        x_q    [Depth];              // loop start, or function return address
-  logic [31:0]        b_q    [Depth];              // loop end, or call target
-  logic [31:0]        hash_q [Depth];              // signature hash up to this entry
+  logic [Depth-1:0]   func_q, stable_q, rec_q;     // per entry (kind: 1 = function)
+  logic [TagW-1:0]    btag_q [Depth];              // tag of b (function entries)
+  logic [TagW-1:0]    rtag_q [Depth];              // tag of a + ilen (function entries)
+  entry_t             tos_q, tos_d, nos_q, nos_d;  // entries n-1 and n-2 (no reset)
+  logic               refill_q, refill_d;          // tos / nos are on the RAM outputs
+  logic               scan_q, scan_d;              // a scan is under way
+  logic [IdxW-1:0]   scan_idx_q, scan_idx_d;      // entry on port A's output
+  logic [Depth-1:0]   rem_q, rem_d;                // candidates not yet read
+
+  // ------------------------------------------------------------ the RAMs
+  logic               ram_we, re_a, re_b;
+  logic [IdxW-1:0]   waddr, raddr_a, raddr_b;
+  entry_t             wentry, rdata_a, rdata_b;
+  logic [EntryW-1:0]  rdata_a_raw, rdata_b_raw;
+
+  hwprof_ram_2p #(
+    .Depth(Depth),
+    .Width(EntryW),
+    .GranW(EntryW)
+  ) u_ram_a (
+    .clk_i,
+    .wmask_i(ram_we),
+    .waddr_i(waddr),
+    .wdata_i(wentry),
+    .re_i   (re_a),
+    .raddr_i(raddr_a),
+    .rdata_o(rdata_a_raw)
+  );
+
+  hwprof_ram_2p #(
+    .Depth(Depth),
+    .Width(EntryW),
+    .GranW(EntryW)
+  ) u_ram_b (
+    .clk_i,
+    .wmask_i(ram_we),
+    .waddr_i(waddr),
+    .wdata_i(wentry),
+    .re_i   (re_b),
+    .raddr_i(raddr_b),
+    .rdata_o(rdata_b_raw)
+  );
+
+  assign rdata_a = entry_t'(rdata_a_raw);
+  assign rdata_b = entry_t'(rdata_b_raw);
+
+  // The top two entries as this cycle sees them.
+  entry_t tos, nos;
+  assign tos = refill_q ? rdata_a : tos_q;
+  assign nos = refill_q ? rdata_b : nos_q;
 
   // ----------------------------------------------------------- the record
-  logic               is_call, is_ret, is_backward;
+  logic               is_call, is_ret, is_backward, step, commit, first;
   logic [31:0]        next;
-  logic [Depth-1:0]   live, is_func, func_b_hit, ret_hit, rec_below, keep;
-  logic               rec_found;
-  logic [DepthW-1:0]  rec_idx;
-  logic               resync;
-  logic [DepthW-1:0]  resync_idx;
-  logic [DepthW-1:0]  top_func;   // normal return: the new size
-  logic [DepthW-1:0]  n_exit;     // branch: the size after the loop exits
-  logic               tos_iter;   // the entry at n_exit-1 is this loop
-  // The outcome.
-  logic [DepthW-1:0]  size_cut;   // size after pops, before a push
-  logic               do_push, do_ovf, do_rec, do_resync;
-  logic               push_kind;
-  logic [31:0]        push_a, push_x, push_b, push_below, push_hash;
+  logic [TagW-1:0]    ttag;
+  logic [Depth-1:0]   live, fl, cand_call, cand_ret, at_or_below, vec;
 
   assign is_call = (rec_i.kind == KindCall) || (rec_i.kind == KindIcall);
   assign is_ret = (rec_i.kind == KindRet);
   assign is_backward = ((rec_i.kind == KindBr) || (rec_i.kind == KindJmp)) && rec_i.taken &&
                        (rec_i.target <= rec_i.pc);
   assign next = rec_i.taken ? rec_i.target : rec_i.pc + 32'(rec_i.ilen);
+  assign ttag = tag(rec_i.target);
+  assign step = rec_valid_i && !hold_i;
+  assign commit = step && done_o;
+  assign first = !scan_q;
+
+  // Priority picks (hwprof_lzc): the lowest live recursion bit (the skip
+  // return's boundary), the highest live function entry (a normal return),
+  // the lowest / highest candidate left (call / skip-return scans), the
+  // first entry that is not live and stable (the snapshot's run).
+  logic               rlow_valid, tf_valid, low_valid, high_valid, run_valid;
+  logic [IdxW-1:0]   rlow_idx, tf_idx, low_idx, high_idx, run_idx;
 
   always_comb begin
-    logic below;
     for (int i = 0; i < Depth; i++) begin
       live[i] = DepthW'(i) < size_q;
-      is_func[i] = live[i] && (kind_q[i] == KindFunc);
-      func_b_hit[i] = is_func[i] && (b_q[i] == rec_i.target);
-      ret_hit[i] = is_func[i] && (x_q[i] == rec_i.target);
-      // A function entry, or a loop that holds next.
-      keep[i] = live[i] && ((kind_q[i] == KindFunc) || (next >= x_q[i] && next <= b_q[i]));
-    end
-    // rec_below[i]: an entry below i has its recursion bit.
-    below = 1'b0;
-    for (int i = 0; i < Depth; i++) begin
-      rec_below[i] = below;
-      below = below || (live[i] && rec_q[i]);
+      fl[i] = live[i] && func_q[i];
+      cand_call[i] = fl[i] && (btag_q[i] == ttag);
     end
   end
 
-  // Priority picks (hwprof_lzc): recursion, the lowest function entry with
-  // b == target; resync, the highest matching function entry at or below
-  // the boundary; a normal return cuts at the highest function entry; the
-  // loop exits leave 1 + the highest entry kept.
-  localparam int unsigned NumPicks = 4;
-  logic [NumPicks-1:0][Depth-1:0] pick_in;
-  logic [NumPicks-1:0]            pick_valid;
-  logic [NumPicks-1:0][PickW-1:0] pick_idx;
-  assign pick_in = {keep, is_func, ret_hit & ~rec_below, func_b_hit};
-
-  for (genvar g = 0; g < NumPicks; g++) begin : gen_pick
-    hwprof_lzc #(
-      .N        (Depth),
-      .HighFirst((g == 0) ? 0 : 1)
-    ) u_lzc (
-      .in_i   (pick_in[g]),
-      .idx_o  (pick_idx[g]),
-      .valid_o(pick_valid[g])
-    );
-  end
-
-  assign rec_found = pick_valid[0];
-  assign rec_idx = DepthW'(pick_idx[0]);
-  assign resync = pick_valid[1];
-  assign resync_idx = DepthW'(pick_idx[1]);
-  assign top_func = DepthW'(pick_idx[2]);  // 0 when there is none
-  logic unused_pick;
-  assign unused_pick = pick_valid[2];
-  assign n_exit = pick_valid[3] ? DepthW'(pick_idx[3]) + DepthW'(1) : '0;
-
-  // The entry below the push point / on top after the exits.
   always_comb begin
-    tos_iter = 1'b0;
-    push_below = EmptyHash;
     for (int i = 0; i < Depth; i++) begin
-      if (is_call && DepthW'(i + 1) == size_q) push_below = hash_q[i];
-      if (!is_call && DepthW'(i + 1) == n_exit) begin
-        push_below = hash_q[i];
-        tos_iter = (kind_q[i] == KindLoop) && (x_q[i] == rec_i.target) && (b_q[i] == rec_i.pc);
+      at_or_below[i] = !rlow_valid || (IdxW'(i) <= rlow_idx);
+      cand_ret[i] = fl[i] && at_or_below[i] && (rtag_q[i] == ttag);
+    end
+  end
+
+  assign vec = first ? (is_call ? cand_call : cand_ret) : rem_q;
+
+  hwprof_lzc #(.N(Depth), .HighFirst(0)) u_lzc_rlow (.in_i(live & rec_q), .idx_o(rlow_idx), .valid_o(rlow_valid));
+  hwprof_lzc #(.N(Depth), .HighFirst(1)) u_lzc_tf (.in_i(fl), .idx_o(tf_idx), .valid_o(tf_valid));
+  hwprof_lzc #(.N(Depth), .HighFirst(0)) u_lzc_low (.in_i(vec), .idx_o(low_idx), .valid_o(low_valid));
+  hwprof_lzc #(.N(Depth), .HighFirst(1)) u_lzc_high (.in_i(vec), .idx_o(high_idx), .valid_o(high_valid));
+  hwprof_lzc #(.N(Depth), .HighFirst(0)) u_lzc_run (.in_i(~(live & stable_q)), .idx_o(run_idx),
+                                                    .valid_o(run_valid));
+
+  // Compares of the entry on port A's output (a scan cycle).
+  logic               call_match, ret_match;
+  assign call_match = (rdata_a.b == rec_i.target);
+  assign ret_match = (rdata_a.a + 32'(rdata_a.ilen) == rec_i.target);
+
+  function automatic logic holds(input logic [31:0] a, input logic [31:0] b, input logic [31:0] x);
+    holds = (x >= a) && (x <= b);
+  endfunction
+
+  // The kind bits of the cached entries and of the entry on port A.
+  logic               tos_func, nos_func, ram_func;
+  logic [DepthW-1:0]  n_m1, n_m2, n_m3;
+  assign n_m1 = size_q - DepthW'(1);
+  assign n_m2 = size_q - DepthW'(2);
+  assign n_m3 = size_q - DepthW'(3);
+  always_comb begin
+    tos_func = 1'b0;
+    nos_func = 1'b0;
+    ram_func = 1'b0;
+    for (int i = 0; i < Depth; i++) begin
+      if (DepthW'(i) == n_m1) tos_func = func_q[i];
+      if (DepthW'(i) == n_m2) nos_func = func_q[i];
+      if (IdxW'(i) == scan_idx_q) ram_func = func_q[i];
+    end
+  end
+
+  // The branch's loop-exit walk: m = the entry left on top (m_valid), where
+  // its fields come from (TOS, NOS, port A, or none when m is a function
+  // that is not needed); or the next entry to read.
+  typedef enum logic [1:0] {SrcTos, SrcNos, SrcRam, SrcNone} src_e;
+  logic               w_done, m_valid, m_func, w_read;
+  logic [DepthW-1:0]  m_idx;
+  logic [IdxW-1:0]   w_ridx;
+  src_e               m_src;
+  logic [DepthW-1:0]  w_j;        // the next entry to consider (w_more)
+  logic               w_more;
+  logic               j_func;
+
+  always_comb begin
+    m_valid = 1'b0;
+    m_func = 1'b0;
+    m_idx = '0;
+    m_src = SrcNone;
+    w_more = 1'b0;
+    w_j = '0;
+    if (first) begin
+      if (size_q == '0) begin
+        m_valid = 1'b0;
+      end else if (tos_func || holds(tos.a, tos.b, next)) begin
+        m_valid = 1'b1;
+        m_idx = n_m1;
+        m_src = SrcTos;
+        m_func = tos_func;
+      end else if (size_q == DepthW'(1)) begin
+        m_valid = 1'b0;
+      end else if (nos_func || holds(nos.a, nos.b, next)) begin
+        m_valid = 1'b1;
+        m_idx = n_m2;
+        m_src = SrcNos;
+        m_func = nos_func;
+      end else if (size_q != DepthW'(2)) begin
+        w_more = 1'b1;
+        w_j = n_m3;
+      end
+    end else begin
+      if (ram_func || holds(rdata_a.a, rdata_a.b, next)) begin
+        m_valid = 1'b1;
+        m_idx = DepthW'(scan_idx_q);
+        m_src = SrcRam;
+        m_func = ram_func;
+      end else if (scan_idx_q != '0) begin
+        w_more = 1'b1;
+        w_j = DepthW'(scan_idx_q) - DepthW'(1);
       end
     end
   end
 
+  // Entry w_j: a function that is not needed is taken as the top with no
+  // read; anything else is read.
   always_comb begin
+    j_func = 1'b0;
+    for (int i = 0; i < Depth; i++) if (DepthW'(i) == w_j) j_func = func_q[i];
+  end
+
+  logic               m2_valid, m2_func;
+  logic [DepthW-1:0]  m2_idx;
+  src_e               m2_src;
+  always_comb begin
+    m2_valid = m_valid;
+    m2_func = m_func;
+    m2_idx = m_idx;
+    m2_src = m_src;
+    w_done = 1'b1;
+    w_read = 1'b0;
+    w_ridx = IdxW'(w_j);
+    if (w_more) begin
+      if (j_func && !is_backward) begin
+        m2_valid = 1'b1;
+        m2_func = 1'b1;
+        m2_idx = w_j;
+        m2_src = SrcNone;
+      end else begin
+        w_read = 1'b1;
+        w_done = 1'b0;
+      end
+    end
+  end
+
+  entry_t             top_m;
+  always_comb begin
+    unique case (m2_src)
+      SrcTos: top_m = tos;
+      SrcNos: top_m = nos;
+      default: top_m = rdata_a;
+    endcase
+  end
+
+  logic               tos_iter;
+  logic [DepthW-1:0]  n_exit;
+  assign n_exit = m2_valid ? m2_idx + DepthW'(1) : '0;
+  assign tos_iter = m2_valid && !m2_func && (top_m.a == rec_i.target) && (top_m.b == rec_i.pc);
+
+  // --------------------------------------------------------- the outcome
+  logic [DepthW-1:0]  size_cut;   // size after pops, before a push
+  logic               do_push, do_ovf, do_rec, do_resync, push_func, do_read;
+  logic [IdxW-1:0]   read_idx;
+  logic [31:0]        push_a, push_b, push_below;
+  logic [3:0]         push_ilen;
+  entry_t             push_below_e;
+
+  always_comb begin
+    done_o = 1'b1;
     size_cut = size_q;
     do_push = 1'b0;
     do_ovf = 1'b0;
     do_rec = 1'b0;
     do_resync = 1'b0;
-    push_kind = KindFunc;
+    do_read = 1'b0;
+    read_idx = low_idx;
+    push_func = 1'b1;
     push_a = rec_i.pc;
-    push_x = rec_i.pc + 32'(rec_i.ilen);
     push_b = rec_i.target;
+    push_ilen = rec_i.ilen;
+    push_below_e = tos;
     if (is_call) begin
-      if (rec_found) do_rec = 1'b1;
-      else if (!skip_q) begin
+      if (!first && call_match) begin
+        do_rec = 1'b1;
+      end else if (low_valid) begin
+        done_o = 1'b0;
+        do_read = 1'b1;
+      end else if (!skip_q) begin
         if (size_q == DepthW'(Depth)) do_ovf = 1'b1;
         else do_push = 1'b1;
       end
     end else if (is_ret) begin
-      if (skip_q) begin
-        if (resync) begin
-          do_resync = 1'b1;
-          size_cut = resync_idx;
-        end
-      end else begin
-        size_cut = top_func;
+      read_idx = high_idx;
+      if (!skip_q) begin
+        size_cut = tf_valid ? DepthW'(tf_idx) : '0;
+      end else if (!first && ret_match) begin
+        do_resync = 1'b1;
+        size_cut = DepthW'(scan_idx_q);
+      end else if (high_valid) begin
+        done_o = 1'b0;
+        do_read = 1'b1;
       end
     end else if (!skip_q) begin
+      read_idx = w_ridx;
+      done_o = w_done;
+      do_read = w_read;
       size_cut = n_exit;
-      push_kind = KindLoop;
+      push_func = 1'b0;
       push_a = rec_i.target;
-      push_x = rec_i.target;
       push_b = rec_i.pc;
-      if (is_backward && !tos_iter) begin
+      push_ilen = '0;
+      push_below_e = top_m;
+      if (w_done && is_backward && !tos_iter) begin
         if (n_exit == DepthW'(Depth)) do_ovf = 1'b1;
         else do_push = 1'b1;
       end
     end
   end
 
-  assign push_hash = hash_step(push_below, push_kind, push_a, push_b);
+  assign push_below = (size_cut == '0) ? EmptyHash : push_below_e.hash;
+  assign wentry = '{hash: hash_step(push_below, push_func, push_a, push_b), ilen: push_ilen, b: push_b, a: push_a};
 
   assign push_o = do_push;
   assign pops_o = size_q - size_cut;
@@ -261,6 +459,71 @@ module hwprof_dcr_stack #(
   // The record's instruction count and events are not used by the stack.
   logic unused_rec;
   assign unused_rec = ^{rec_i.insns, rec_i.events};
+
+  // ----------------------------------------------------- RAM ports, cache
+  logic               refill;
+  assign refill = commit && (size_cut != size_q) && !do_push;
+  assign ram_we = commit && do_push;
+  assign waddr = IdxW'(size_cut);
+
+  always_comb begin
+    re_a = 1'b0;
+    raddr_a = read_idx;
+    re_b = 1'b0;
+    raddr_b = IdxW'(size_cut - DepthW'(2));
+    if (snap_i) begin
+      re_a = run_valid ? (run_idx != '0) : 1'b1;
+      raddr_a = run_valid ? run_idx - IdxW'(1) : IdxW'(Depth - 1);
+    end else if (step && do_read) begin
+      re_a = 1'b1;
+    end else if (refill) begin
+      re_a = 1'b1;
+      raddr_a = IdxW'(size_cut - DepthW'(1));
+      re_b = 1'b1;
+    end
+  end
+
+  always_comb begin
+    tos_d = tos;
+    nos_d = nos;
+    refill_d = 1'b0;
+    scan_d = scan_q;
+    scan_idx_d = scan_idx_q;
+    rem_d = rem_q;
+    if (restart_i || !rec_valid_i) begin
+      scan_d = 1'b0;
+    end else if (step) begin
+      if (done_o) begin
+        scan_d = 1'b0;
+        refill_d = refill;
+        if (do_push) begin
+          tos_d = wentry;
+          nos_d = push_below_e;
+        end
+      end else begin
+        scan_d = 1'b1;
+        scan_idx_d = read_idx;
+        for (int i = 0; i < Depth; i++) rem_d[i] = vec[i] && (IdxW'(i) != read_idx);
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      refill_q <= 1'b0;
+      scan_q <= 1'b0;
+    end else begin
+      refill_q <= refill_d;
+      scan_q <= scan_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    tos_q <= tos_d;
+    nos_q <= nos_d;
+    scan_idx_q <= scan_idx_d;
+    rem_q <= rem_d;
+  end
 
   // ------------------------------------------------------- control state
   always_comb begin
@@ -273,7 +536,7 @@ module hwprof_dcr_stack #(
       ovf_d = 1'b0;
     end else if (snap_i) begin
       ovf_d = 1'b0;
-    end else if (step_i) begin
+    end else if (commit) begin
       size_d = do_push ? size_cut + DepthW'(1) : size_cut;
       skip_d = (skip_q || do_rec || do_ovf) && !do_resync;
       ovf_d = ovf_q || do_ovf;
@@ -285,15 +548,14 @@ module hwprof_dcr_stack #(
     else {size_q, skip_q, ovf_q} <= {size_d, skip_d, ovf_d};
   end
 
-  // Stack fields (no reset: qualified by size_q).
+  // Kind bits and tags of the pushed entry (no reset: qualified by size_q).
   always_ff @(posedge clk_i) begin
-    if (step_i && do_push) begin
+    if (commit && do_push) begin
       for (int i = 0; i < Depth; i++) begin
         if (DepthW'(i) == size_cut) begin
-          kind_q[i] <= push_kind;
-          x_q[i] <= push_x;
-          b_q[i] <= push_b;
-          hash_q[i] <= push_hash;
+          func_q[i] <= push_func;
+          btag_q[i] <= tag(push_b);
+          rtag_q[i] <= tag(push_a + 32'(push_ilen));
         end
       end
     end
@@ -305,10 +567,10 @@ module hwprof_dcr_stack #(
       stable_q <= '0;
       rec_q <= '0;
     end else begin
-      if (step_i && do_rec) begin
-        for (int i = 0; i < Depth; i++) if (DepthW'(i) == rec_idx) rec_q[i] <= 1'b1;
+      if (commit && do_rec) begin
+        for (int i = 0; i < Depth; i++) if (IdxW'(i) == scan_idx_q) rec_q[i] <= 1'b1;
       end
-      if (step_i && do_push) begin
+      if (commit && do_push) begin
         for (int i = 0; i < Depth; i++) begin
           if (DepthW'(i) == size_cut) begin
             stable_q[i] <= 1'b0;
@@ -321,38 +583,28 @@ module hwprof_dcr_stack #(
   end
 
   // ------------------------------------------------------------ snapshot
+  logic        sig_empty_q;
   logic [7:0]  snap_depth;
-  logic [31:0] snap_hash;
-
-  always_comb begin
-    logic run;
-    run = 1'b1;
-    snap_depth = '0;
-    snap_hash = EmptyHash;
-    for (int i = 0; i < Depth; i++) begin
-      run = run && live[i] && stable_q[i];
-      if (run) begin
-        snap_depth = 8'(i + 1);
-        snap_hash = hash_q[i];
-      end
-    end
-  end
+  assign snap_depth = run_valid ? 8'(run_idx) : 8'(Depth);
 
   always_ff @(posedge clk_i) begin
     if (snap_i) begin
       sig_depth_o <= snap_depth;
-      sig_hash_o <= snap_hash;
+      sig_empty_q <= (snap_depth == '0);
       sig_rec_o <= |(live & rec_q);
       sig_ovf_o <= ovf_q;
       sig_skip_o <= skip_q;
     end
   end
 
+  assign sig_hash_o = sig_empty_q ? EmptyHash : rdata_a.hash;
   assign size_o = size_q;
   assign skip_o = skip_q;
 
   // The stack never grows past Depth.
   `HWPROF_ASSERT(stack_within_depth, size_q <= DepthW'(Depth))
+  // A scan only runs while a record is offered.
+  `HWPROF_ASSERT(scan_needs_record, scan_q |-> rec_valid_i)
 
 endmodule
 

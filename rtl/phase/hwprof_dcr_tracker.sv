@@ -145,7 +145,7 @@ module hwprof_dcr_tracker #(
   logic [NumStats-1:0][StatW-1:0]   stat;
 
   // ------------------------------------------------------------- control
-  logic               cmd_write, ivl_write, idle_cmd, accept, ivl_end;
+  logic               cmd_write, ivl_write, idle_cmd, accept, ivl_end, hold, st_done;
   logic               restart, clear_table, clear_stats;
 
   assign cmd_write = csr_we_i && (csr_addr_i == DcrAddrCmd);
@@ -154,7 +154,8 @@ module hwprof_dcr_tracker #(
   assign restart = idle_cmd && csr_wdata_i[DcrCmdRestartBit];
   assign clear_table = idle_cmd && csr_wdata_i[DcrCmdClearTableBit];
   assign clear_stats = idle_cmd && csr_wdata_i[DcrCmdClearStatsBit];
-  assign rec_ready_o = (state_q == StIdle) && !cmd_write && !ivl_write;
+  assign hold = (state_q != StIdle) || cmd_write || ivl_write;
+  assign rec_ready_o = !hold && st_done;
   assign accept = rec_valid_i && rec_ready_o;
 
   hwprof_interval_counter #(
@@ -183,8 +184,10 @@ module hwprof_dcr_tracker #(
   ) u_stack (
     .clk_i,
     .rst_ni,
-    .step_i     (accept),
+    .rec_valid_i,
+    .hold_i     (hold),
     .rec_i,
+    .done_o     (st_done),
     .push_o     (st_push),
     .pops_o     (st_pops),
     .overflow_o (st_ovf),

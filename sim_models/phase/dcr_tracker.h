@@ -7,7 +7,13 @@
 // the cycle (from the state before the edge) and then commits the edge in
 // the RTL's order:
 //   1. an accepted record: stack operation, counters, interval count; when
-//      it ends an interval the sequence starts (state Sig);
+//      it ends an interval the sequence starts (state Sig). A record is
+//      taken after dcr_scan_cycles() scan cycles (rec_ready low, counted in
+//      STALL_CYCLES): the RTL keeps the stack entries in block RAM and reads
+//      one per scan cycle (docs/dcr.md, "Stack scans"). A scan cycle is a
+//      cycle with a record offered, the tracker idle and no CMD / INTERVAL
+//      write; such a write freezes the scan, a dropped record or a restart
+//      abandons it;
 //   2. the interval-end sequence advances: Sig (snapshot, stable bits set)
 //      -> Search (SigEntries cycles) -> Update (table write, Markov update)
 //      -> Wait (Markov result: classify() commits, result registered) ->
@@ -26,6 +32,67 @@
 #include "prim.h"
 
 namespace hwprof::model {
+
+/// The 8-bit tag of a call target or return address (hwprof_dcr_stack's
+/// tag()): the four bytes XORed. The RTL keeps the tag of every function
+/// entry's b and return address in flip-flops, so only entries whose tag
+/// matches are read from the stack RAM.
+inline uint32_t dcr_tag(uint32_t x) { return (x ^ x >> 8 ^ x >> 16 ^ x >> 24) & 0xffu; }
+
+/// Scan cycles of record r on stack s before it can be taken: the number of
+/// stack entries hwprof_dcr_stack reads from its RAM, one per cycle
+/// (docs/dcr.md, "Stack scans"). The top two entries are in flip-flops.
+///   * call: the function entries whose b tag equals the target's, from the
+///     bottom up to the first whose b equals the target (all when none does);
+///   * ret in skip mode: the function entries at or below the lowest
+///     recursion bit (all entries when none) whose return-address tag equals
+///     the target's, from the top down to the first whose return address
+///     equals the target;
+///   * br/jmp/ijmp in normal mode: with n entries and m the entry left on top
+///     after the loop exits (-1 for none), every entry j in [max(m, 0), n-3]
+///     that is a loop, and entry m when it is a function at or below n-3 and
+///     the branch is backward (its hash is needed for the push);
+///   * everything else: 0.
+inline unsigned dcr_scan_cycles(const DcrStack& s, const BranchRecord& r) {
+  const BranchClass cls = classify(r);
+  const int n = static_cast<int>(s.size());
+  unsigned c = 0;
+  if (cls == BranchClass::Call) {
+    const uint32_t t = dcr_tag(r.target);
+    for (int i = 0; i < n; ++i) {
+      const DcrEntry& e = s.entry(unsigned(i));
+      if (e.kind != DcrKind::Func || dcr_tag(e.b) != t) continue;
+      ++c;
+      if (e.b == r.target) break;
+    }
+  } else if (cls == BranchClass::Return) {
+    if (!s.skip()) return 0;
+    int limit = n;  // exclusive
+    for (int i = 0; i < n; ++i)
+      if (s.entry(unsigned(i)).recursion) {
+        limit = i + 1;
+        break;
+      }
+    const uint32_t t = dcr_tag(r.target);
+    for (int i = limit; i-- > 0;) {
+      const DcrEntry& e = s.entry(unsigned(i));
+      if (e.kind != DcrKind::Func || dcr_tag(e.ret()) != t) continue;
+      ++c;
+      if (e.ret() == r.target) break;
+    }
+  } else if (!s.skip()) {
+    const uint32_t next = r.next();
+    int m = n - 1;
+    while (m >= 0 && s.entry(unsigned(m)).kind == DcrKind::Loop &&
+           (next < s.entry(unsigned(m)).a || next > s.entry(unsigned(m)).b))
+      --m;
+    for (int j = n - 3; j >= m && j >= 0; --j) {
+      if (s.entry(unsigned(j)).kind == DcrKind::Loop) ++c;
+      else if (j == m && cls == BranchClass::Backward) ++c;
+    }
+  }
+  return c;
+}
 
 class DcrTracker {
  public:
@@ -61,11 +128,16 @@ class DcrTracker {
     snap_ = {};
     res_ = {};
     stall_cycles_ = 0;
+    scan_ = 0;
+    scan_cycles_ = 0;
   }
 
   bool busy() const { return state_ != State::Idle; }
   const DcrAlgo& algo() const { return algo_; }
   uint32_t interval() const { return interval_; }
+  /// Scan cycles since reset (not a register: the part of STALL_CYCLES
+  /// spent reading stack entries, docs/dcr.md "Stack scans").
+  uint64_t scan_cycles() const { return scan_cycles_; }
   bool err() const { return err_; }
 
   Stats stats() const {
@@ -111,10 +183,15 @@ class DcrTracker {
     return 0;
   }
 
-  /// rec_ready: idle, and no CMD or INTERVAL write in this cycle.
-  bool rec_ready(const In& in) const {
+  /// A scan cycle is possible: idle, and no CMD or INTERVAL write in this
+  /// cycle.
+  bool can_step(const In& in) const {
     const unsigned a = in.csr_addr & 0xf;
     return state_ == State::Idle && !(in.csr_we && (a == unsigned(DcrCsr::Cmd) || a == unsigned(DcrCsr::Interval)));
+  }
+  /// rec_ready: can_step, and the offered record's scan is over.
+  bool rec_ready(const In& in) const {
+    return can_step(in) && scan_ >= dcr_scan_cycles(algo_.stack(), in.rec);
   }
 
   Out step(const In& in) {
@@ -127,7 +204,15 @@ class DcrTracker {
 
     // 1. An accepted record.
     bool end = false;
-    if (in.rec_valid && o.rec_ready) end = algo_.record(in.rec);
+    if (in.rec_valid && o.rec_ready) {
+      end = algo_.record(in.rec);
+      scan_ = 0;
+    } else if (in.rec_valid && can_step(in)) {
+      ++scan_;  // one stack entry read
+      ++scan_cycles_;
+    } else if (!in.rec_valid) {
+      scan_ = 0;  // the scan is abandoned
+    }
     if (in.rec_valid && !o.rec_ready) ++stall_cycles_;
     // 2. The interval-end sequence.
     switch (state_) {
@@ -163,7 +248,10 @@ class DcrTracker {
             if (c) err_ = true;
             break;
           }
-          if (c & kDcrCmdRestart) algo_.restart();
+          if (c & kDcrCmdRestart) {
+            algo_.restart();
+            scan_ = 0;
+          }
           if (c & kDcrCmdClearTable) algo_.clear_table();
           if (c & kDcrCmdClearStats) {
             algo_.clear_stats();
@@ -197,6 +285,8 @@ class DcrTracker {
   DcrSnapshot snap_{};
   DcrResult res_{};
   uint64_t stall_cycles_ = 0;
+  unsigned scan_ = 0;  ///< scan cycles of the offered record so far
+  uint64_t scan_cycles_ = 0;
 };
 
 }  // namespace hwprof::model
