@@ -465,6 +465,202 @@ TEST(DcrTracker, ResetMidStreamRestartsClean) {
   EXPECT_EQ(r.stats.records, 90u);
 }
 
+// ------------------------------------------------------- stack scans
+
+namespace {
+
+/// Runs `recs` through a fresh lock-step engine of `cfg` and checks that the
+/// results and counters equal DcrAlgo run straight over them (the scans may
+/// only cost cycles). Returns the replay result and the model's scan cycles.
+struct ScanRun {
+  hwprof::model::DcrReplayResult r;
+  uint64_t scans = 0;
+};
+ScanRun run_scans(const DcrConfig& cfg, const std::vector<BranchRecord>& recs, uint32_t interval,
+                  DcrReplayConfig rc = {}) {
+  SimEnv env = SimEnv::from_env();
+  hwprof::model::DcrParams p = cfg.params();
+  p.interval = interval;
+  DcrAlgo direct(p);
+  std::vector<DcrResult> want;
+  for (const auto& r : recs)
+    if (auto x = direct.step(r)) want.push_back(*x);
+  auto ls = lockstep(cfg, env.seed);
+  rc.interval = interval;
+  ScanRun out;
+  out.r = hwprof::model::replay_dcr(ls, vec_source(recs), rc);
+  out.scans = ls.model().scan_cycles();
+  EXPECT_EQ(out.r.results, want);
+  const auto& st = direct.stats();
+  EXPECT_EQ(out.r.stats.records, st.records);
+  EXPECT_EQ(out.r.stats.pushes, st.pushes);
+  EXPECT_EQ(out.r.stats.pops, st.pops);
+  EXPECT_EQ(out.r.stats.overflows, st.overflows);
+  EXPECT_EQ(out.r.stats.recursions, st.recursions);
+  EXPECT_EQ(out.r.stats.resyncs, st.resyncs);
+  return out;
+}
+
+/// b = k * 0x101: every such target has tag 0 (docs/dcr.md, "Stack scans").
+uint32_t tag0(uint32_t k) { return k * 0x101u; }
+
+}  // namespace
+
+// 32 nested calls whose targets share one tag: call k reads the k-1 entries
+// below it (scans of length 0..31); a 33rd call with the same tag and no
+// match reads all 32 and overflows; a call to the top entry's target is a
+// recursion found after 32 reads, one to the bottom entry's after 1.
+TEST(DcrScan, CallScansOfEveryLengthOverflowAndRecursionAtTopAndBottom) {
+  std::vector<BranchRecord> v;
+  for (uint32_t k = 1; k <= 32; ++k) add(v, call(0x10 * k, tag0(k)));
+  add(v, call(0x1000, 0x10001));   // tag 0, no match: 32 reads, overflow
+  add(v, call(0x1010, tag0(32)));  // recursion at entry 31: 32 reads
+  add(v, call(0x1020, tag0(1)));   // recursion at entry 0: 1 read
+  add(v, call(0x1030, 0x55));      // tag 0x55: no candidate, no read
+  const auto s = run_scans(kDefault, v, 1000000);
+  EXPECT_EQ(s.scans, 31u * 32u / 2u + 32u + 32u + 1u);
+  EXPECT_EQ(s.r.stats.stall_cycles, s.scans);  // no interval end
+  EXPECT_EQ(s.r.stats.pushes, 32u);
+  EXPECT_EQ(s.r.stats.overflows, 1u);
+  EXPECT_EQ(s.r.stats.recursions, 2u);
+  EXPECT_EQ(s.r.status >> 8 & 0xffu, 32u);
+}
+
+// Skip-mode returns: 32 function entries whose return addresses share one
+// tag (targets with distinct tags: no call scans). An overflow enters skip
+// mode; a return to nowhere (same tag) reads all 32; a return to the bottom
+// frame reads all 32 from the top and resyncs (32 pops). Then with a
+// recursion bit on entry 1 only entries 0 and 1 are candidates.
+TEST(DcrScan, SkipReturnsScanFromTopAndResyncDeep) {
+  std::vector<BranchRecord> v;
+  for (uint32_t k = 1; k <= 32; ++k) add(v, call(tag0(k) - 5, k));  // returns to k * 0x101
+  add(v, call(0x9000, 0x77));      // overflow: skip
+  add(v, ret(0x9100, 0x10001));    // tag 0, no match: 32 reads
+  add(v, ret(0x9100, tag0(1)));    // the bottom frame: 32 reads, resync, 32 pops
+  for (uint32_t k = 1; k <= 4; ++k) add(v, call(tag0(k) - 5, k));
+  add(v, call(0x9000, 2));         // recursion on entry 1 (1 read): skip
+  add(v, ret(0x9100, tag0(3)));    // entry 2 is above the boundary: 2 reads (1, 0), no match
+  add(v, ret(0x9100, tag0(2)));    // entry 1: 1 read, resync, 3 pops
+  add(v, back(0x9040, 0x9010));    // normal again: a loop
+  const auto s = run_scans(kDefault, v, 1000000);
+  EXPECT_EQ(s.scans, 32u + 32u + 1u + 2u + 1u);
+  EXPECT_EQ(s.r.stats.stall_cycles, s.scans);
+  EXPECT_EQ(s.r.stats.resyncs, 2u);
+  EXPECT_EQ(s.r.stats.recursions, 1u);
+  EXPECT_EQ(s.r.stats.pops, 32u + 3u);
+  EXPECT_EQ(s.r.status >> 8 & 0xffu, 2u);  // entry 0 and the loop
+  EXPECT_EQ(s.r.status & 4u, 0u);
+}
+
+namespace {
+
+/// A function entry, then L nested loops: loop k = [0x1000 + 0x10 k,
+/// 0x3000 - 0x10 k] (the inner ones pushed last).
+void nest(std::vector<BranchRecord>& v, unsigned L, uint32_t func = 0x1000) {
+  add(v, call(0x100, func));
+  for (uint32_t k = 1; k <= L; ++k) add(v, back(0x3000 - 0x10 * k, 0x1000 + 0x10 * k));
+}
+
+}  // namespace
+
+// Loop exits that pop several entries: with n entries, every exited loop
+// below the two cached top entries is read, and the entry left on top when
+// it is a loop (or a function under a backward branch).
+TEST(DcrScan, LoopExitsPopSeveralEntries) {
+  for (unsigned L = 1; L <= 30; ++L) {  // 2 + L entries fit
+    std::vector<BranchRecord> v;
+    uint64_t want = 0;
+    nest(v, L);
+    add(v, fwd(0x5000));  // next = 0x5010, outside every loop: L pops, m = the function, no read
+    want += L >= 2 ? L - 2 : 0;
+    nest(v, L, 0x7000);   // (a second function entry on top of the first)
+    add(v, back(0x3000 - 0x10, 0x1000 + 0x10));  // loop 1's back edge: L-1 pops, iteration on loop 1
+    want += L >= 3 ? L - 2 : 0;
+    add(v, back(0x3000 - 0x10, 0x0800));  // backward out of loop 1: 1 pop, a loop pushed on the function
+    const auto s = run_scans(kDefault, v, 1000000);
+    EXPECT_EQ(s.scans, want) << "L = " << L;
+    EXPECT_EQ(s.r.stats.stall_cycles, s.scans) << "L = " << L;
+  }
+  // A backward branch out of every loop: the function left on top is read
+  // for its hash (L-2 loops + 1).
+  std::vector<BranchRecord> v;
+  nest(v, 6);
+  add(v, back(0x4000, 0x0800));
+  const auto s = run_scans(kDefault, v, 1000000);
+  EXPECT_EQ(s.scans, 6u - 2u + 1u);
+  EXPECT_EQ(s.r.stats.pops, 6u);
+  EXPECT_EQ(s.r.stats.pushes, 1u + 6u + 1u);
+}
+
+// A record waiting in a scan while the register port writes INTERVAL, CMD
+// (clear_stats) and STATUS (frozen: a CMD / INTERVAL write holds the scan),
+// with bubbles before records and result backpressure; a restart in the
+// middle of a 32-entry scan abandons it and the record is taken on the
+// empty stack at once.
+TEST(DcrScan, WritesFreezeScanAndRestartAbandonsIt) {
+  std::vector<BranchRecord> v;
+  for (uint32_t k = 1; k <= 32; ++k) add(v, call(0x10 * k, tag0(k)));
+  add(v, call(0x1000, 0x10001));  // 32 reads
+  add(v, call(0x1000, 0x10001));  // 32 reads (skip mode: nothing happens)
+  // Cycle 0 writes INTERVAL; call k is offered from cycle 1 + sum_{i<k}(i)
+  // + (k-1) and taken after k-1 reads: the 33rd call is offered at cycle
+  // 1 + 496 + 32 = 529 and reads in 529..562 but 530 (INTERVAL) and 540
+  // (CMD clear_stats), which freeze it (535 writes STATUS: no freeze); it
+  // is taken at 563. The 34th is offered at 564 and the restart at 570
+  // abandons its scan.
+  DcrReplayConfig rc;
+  std::vector<uint64_t> hooked;
+  rc.hook = [&](uint64_t c, DcrTracker::In& in) {
+    if (c == 530 || c == 535 || c == 540 || c == 570) {
+      in.csr_we = true;
+      in.csr_addr = unsigned(c == 530 ? DcrCsr::Interval : c == 535 ? DcrCsr::Status : DcrCsr::Cmd);
+      in.csr_wdata = c == 530 ? 1000000u : c == 535 ? 1u : c == 540 ? kDcrCmdClearStats : kDcrCmdRestart;
+      hooked.push_back(c);
+    }
+  };
+  SimEnv env = SimEnv::from_env();
+  auto ls = lockstep(kDefault, env.seed);
+  rc.interval = 1000000;
+  const auto r = hwprof::model::replay_dcr(ls, vec_source(v), rc);
+  EXPECT_EQ(hooked.size(), 4u);
+  // The 33rd call: 32 reads + 2 frozen cycles; the 34th was offered at
+  // cycle 529 + 35 = 564, read 6 entries (564..569), the restart emptied
+  // the stack at 570 and it was taken at 571 with no read.
+  EXPECT_EQ(ls.model().scan_cycles(), 496u + 32u + 6u);
+  EXPECT_EQ(r.stats.records, 2u);       // counted after the clear_stats at 540
+  EXPECT_EQ(r.stats.pushes, 1u);        // the 34th call, pushed on the empty stack
+  EXPECT_EQ(r.stats.stall_cycles, 22u + 7u);  // 541..562 waiting, 564..570 waiting
+  EXPECT_EQ(r.status >> 8 & 0xffu, 1u);
+}
+
+// Scans around interval ends: the record that ends an interval waits for its
+// scan first, then the interval-end sequence runs; a record offered during
+// the sequence starts its scan when the tracker is idle again. The results
+// equal DcrAlgo's, intervals of 10 records.
+TEST(DcrScan, IntervalEndsAfterScanAndScanAfterIntervalEnd) {
+  std::vector<BranchRecord> v;
+  for (uint32_t k = 1; k <= 32; ++k) add(v, call(0x10 * k, tag0(k)));  // ends at calls 10, 20, 30
+  add(v, call(0x1000, tag0(32)));  // recursion found after 32 reads
+  add(v, ret(0x2000, tag0(5)));    // skip-mode return: no match (return addresses differ), 0 reads
+  for (int i = 0; i < 8; ++i) add(v, fwd(0x3000));
+  add(v, ret(0x2000, 0x10 * 3 + 5));  // entry 2 is below the boundary 31: resync, 30 pops
+  const auto s = run_scans(kDefault, v, 100);
+  EXPECT_EQ(s.r.results.size(), 4u);
+  EXPECT_GT(s.scans, 496u);
+  EXPECT_GT(s.r.stats.stall_cycles, s.scans);
+  EXPECT_EQ(s.r.stats.resyncs, 1u);
+  EXPECT_EQ(s.r.stats.pops, 30u);
+  // With result backpressure and bubbles too.
+  SimEnv env = SimEnv::from_env();
+  Throttle stall(env.seed, 60), idle(env.seed + 1, 30);
+  DcrReplayConfig rc;
+  rc.stall = [&] { return stall(); };
+  rc.idle = [&] { return idle(); };
+  const auto s2 = run_scans(kDefault, v, 100, rc);
+  EXPECT_EQ(s2.r.results, s.r.results);
+  EXPECT_EQ(s2.scans, s.scans);
+}
+
 TEST(DcrHarness, ScoreboardReportsFirstMismatchOfFaultyModel) {
   SimEnv env = SimEnv::from_env();
   auto ls = lockstep(kDefault, env.seed);
@@ -720,3 +916,48 @@ TEST_P(DcrRealTrace, LockstepEveryCycleAndResultsEqualDcrAlgo) {
 INSTANTIATE_TEST_SUITE_P(DcrShipped, DcrRealTrace, ::testing::ValuesIn(hwprof::tb::shipped_traces()),
                          [](const auto& i) { return hwprof::tb::trace_test_name(i.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DcrRealTrace);
+
+// ------------------------------------------------------ stall fraction
+
+class DcrStallFraction : public ::testing::TestWithParam<std::string> {};
+
+namespace {
+std::vector<std::string> stall_traces() {
+  std::vector<std::string> t = hwprof::tb::shipped_traces();
+#ifdef HWPROF_TRACE_DIR
+  const std::string full = std::string(HWPROF_TRACE_DIR) + "/long/cc1_full.hwpt.zst";
+  if (std::FILE* f = std::fopen(full.c_str(), "rb")) {
+    std::fclose(f);
+    t.push_back(full);
+  }
+#endif
+  return t;
+}
+}  // namespace
+
+// The cycle model (no RTL) over every shipped trace and cc1_full at the
+// default sizes and the default INTERVAL (1,000,000 instructions), records
+// offered back to back and results taken at once: STALL_CYCLES (scan cycles
+// and the interval-end sequences) stays under 1% of the cycles (issue 15).
+TEST_P(DcrStallFraction, StallCyclesUnderOnePercentOfCycles) {
+  const std::string path = GetParam();
+  hwprof::model::DcrTracker m(kDefault.params());
+  m.reset();
+  hwprof::model::DcrReplayConfig rc;
+  rc.interval = hwprof::model::IntervalCounter::kDefaultInterval;
+  const auto r = hwprof::model::replay_dcr(m, hwprof::trace::branch_source(path), rc);
+  ASSERT_GT(r.records, 1000u);
+  EXPECT_EQ(r.stats.records, r.records);
+  const double stall = double(r.stats.stall_cycles) / double(r.feed_cycles);
+  const double scan = double(m.scan_cycles()) / double(r.feed_cycles);
+  std::printf("[stall] %s: %llu records, %llu cycles, %llu stall cycles (%.3f%%), of them %llu scan cycles "
+              "(%.3f%%), %u intervals\n",
+              path.c_str(), static_cast<unsigned long long>(r.records),
+              static_cast<unsigned long long>(r.feed_cycles), static_cast<unsigned long long>(r.stats.stall_cycles),
+              100.0 * stall, static_cast<unsigned long long>(m.scan_cycles()), 100.0 * scan, r.stats.intervals);
+  EXPECT_LT(stall, 0.01);
+}
+
+INSTANTIATE_TEST_SUITE_P(DcrTraces, DcrStallFraction, ::testing::ValuesIn(stall_traces()),
+                         [](const auto& i) { return hwprof::tb::trace_test_name(i.param); });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DcrStallFraction);
