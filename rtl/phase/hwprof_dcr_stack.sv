@@ -88,6 +88,9 @@ module hwprof_dcr_stack #(
   /// No scan cycle and no commit in this cycle (the tracker is busy, or a
   /// CMD / INTERVAL write).
   input  wire logic                     hold_i,
+  /// The tracker is in its interval-end sequence (no RAM read but snap_i's:
+  /// the snapshot's hash stays on port A).
+  input  wire logic                     busy_i,
   /// The record.
   input  wire hwprof_pkg::branch_rec_t  rec_i,
   /// The record's scan is over: it commits at this edge when rec_valid_i and
@@ -171,14 +174,18 @@ module hwprof_dcr_stack #(
   logic [TagW-1:0]    btag_q [Depth];              // tag of b (function entries)
   logic [TagW-1:0]    rtag_q [Depth];              // tag of a + ilen (function entries)
   entry_t             tos_q, tos_d, nos_q, nos_d;  // entries n-1 and n-2 (no reset)
-  logic               refill_q, refill_d;          // tos / nos are on the RAM outputs
+  // Where the cached entries are this cycle: tos_q or port A; nos_q, port A
+  // or port B (the reads issued at the last edge).
+  typedef enum logic [1:0] {SelQ = 2'd0, SelA = 2'd1, SelB = 2'd2} sel_e;
+  sel_e               tos_sel_q, tos_sel_d, nos_sel_q, nos_sel_d;
   logic               scan_q, scan_d;              // a scan is under way
-  logic [IdxW-1:0]   scan_idx_q, scan_idx_d;      // entry on port A's output
+  logic               rsync_q, rsync_d;            // a skip return matched: the resync cycle
+  logic [IdxW-1:0]    scan_idx_q, scan_idx_d;      // entry on port A's output
   logic [Depth-1:0]   rem_q, rem_d;                // candidates not yet read
 
   // ------------------------------------------------------------ the RAMs
-  logic               ram_we, re_a, re_b;
-  logic [IdxW-1:0]   waddr, raddr_a, raddr_b;
+  logic               ram_we, ram_re;
+  logic [IdxW-1:0]    waddr, raddr_a, raddr_b;
   entry_t             wentry, rdata_a, rdata_b;
   logic [EntryW-1:0]  rdata_a_raw, rdata_b_raw;
 
@@ -191,7 +198,7 @@ module hwprof_dcr_stack #(
     .wmask_i(ram_we),
     .waddr_i(waddr),
     .wdata_i(wentry),
-    .re_i   (re_a),
+    .re_i   (ram_re),
     .raddr_i(raddr_a),
     .rdata_o(rdata_a_raw)
   );
@@ -205,7 +212,7 @@ module hwprof_dcr_stack #(
     .wmask_i(ram_we),
     .waddr_i(waddr),
     .wdata_i(wentry),
-    .re_i   (re_b),
+    .re_i   (ram_re),
     .raddr_i(raddr_b),
     .rdata_o(rdata_b_raw)
   );
@@ -215,8 +222,8 @@ module hwprof_dcr_stack #(
 
   // The top two entries as this cycle sees them.
   entry_t tos, nos;
-  assign tos = refill_q ? rdata_a : tos_q;
-  assign nos = refill_q ? rdata_b : nos_q;
+  assign tos = (tos_sel_q == SelA) ? rdata_a : tos_q;
+  assign nos = (nos_sel_q == SelA) ? rdata_a : (nos_sel_q == SelB) ? rdata_b : nos_q;
 
   // ----------------------------------------------------------- the record
   logic               is_call, is_ret, is_backward, step, commit, first;
@@ -239,7 +246,7 @@ module hwprof_dcr_stack #(
   // the lowest / highest candidate left (call / skip-return scans), the
   // first entry that is not live and stable (the snapshot's run).
   logic               rlow_valid, tf_valid, low_valid, high_valid, run_valid;
-  logic [IdxW-1:0]   rlow_idx, tf_idx, low_idx, high_idx, run_idx;
+  logic [IdxW-1:0]    rlow_idx, tf_idx, low_idx, high_idx, run_idx;
 
   always_comb begin
     for (int i = 0; i < Depth; i++) begin
@@ -265,135 +272,77 @@ module hwprof_dcr_stack #(
   hwprof_lzc #(.N(Depth), .HighFirst(0)) u_lzc_run (.in_i(~(live & stable_q)), .idx_o(run_idx),
                                                     .valid_o(run_valid));
 
-  // Compares of the entry on port A's output (a scan cycle).
-  logic               call_match, ret_match;
-  assign call_match = (rdata_a.b == rec_i.target);
-  assign ret_match = (rdata_a.a + 32'(rdata_a.ilen) == rec_i.target);
+  // Sizes and indices from the state alone (the outcome only selects).
+  logic [DepthW-1:0]  n_m1, n_m2, n_m3, sidx, sidx_m1, tf_size;
+  logic [IdxW-1:0]    n_m4, sidx_m2;  // read addresses only
+  logic               full, n_ge3;
+  assign n_m1 = size_q - DepthW'(1);
+  assign n_m2 = size_q - DepthW'(2);
+  assign n_m3 = size_q - DepthW'(3);
+  assign n_m4 = IdxW'(size_q - DepthW'(4));
+  assign sidx = DepthW'(scan_idx_q);
+  assign sidx_m1 = sidx - DepthW'(1);
+  assign sidx_m2 = IdxW'(sidx - DepthW'(2));
+  assign tf_size = tf_valid ? DepthW'(tf_idx) : '0;
+  assign full = (size_q == DepthW'(Depth));
+  assign n_ge3 = (size_q >= DepthW'(3));
 
+  // The kind bits of the cached entries, of the entry on port A and of the
+  // entry below it.
+  logic               tos_func, nos_func, ram_func, below_func, n3_func;
+  always_comb begin
+    tos_func = 1'b0;
+    nos_func = 1'b0;
+    n3_func = 1'b0;
+    ram_func = 1'b0;
+    below_func = 1'b0;
+    for (int i = 0; i < Depth; i++) begin
+      if (DepthW'(i) == n_m1) tos_func = func_q[i];
+      if (DepthW'(i) == n_m2) nos_func = func_q[i];
+      if (DepthW'(i) == n_m3) n3_func = func_q[i];
+      if (DepthW'(i) == sidx) ram_func = func_q[i];
+      if (DepthW'(i) == sidx_m1) below_func = func_q[i];
+    end
+  end
+
+  // Compares, all in parallel: the entry on port A for the call and return
+  // scans; loop containment of next and the iteration match for the three
+  // entries a branch may leave on top.
   function automatic logic holds(input logic [31:0] a, input logic [31:0] b, input logic [31:0] x);
     holds = (x >= a) && (x <= b);
   endfunction
 
-  // The kind bits of the cached entries and of the entry on port A.
-  logic               tos_func, nos_func, ram_func;
-  logic [DepthW-1:0]  n_m1, n_m2, n_m3;
-  assign n_m1 = size_q - DepthW'(1);
-  assign n_m2 = size_q - DepthW'(2);
-  assign n_m3 = size_q - DepthW'(3);
-  always_comb begin
-    tos_func = 1'b0;
-    nos_func = 1'b0;
-    ram_func = 1'b0;
-    for (int i = 0; i < Depth; i++) begin
-      if (DepthW'(i) == n_m1) tos_func = func_q[i];
-      if (DepthW'(i) == n_m2) nos_func = func_q[i];
-      if (IdxW'(i) == scan_idx_q) ram_func = func_q[i];
-    end
-  end
+  logic               call_match, ret_match;
+  logic               keep_tos, keep_nos, keep_ram, iter_tos, iter_nos, iter_ram;
+  assign call_match = (rdata_a.b == rec_i.target);
+  assign ret_match = (rdata_a.a + 32'(rdata_a.ilen) == rec_i.target);
+  assign keep_tos = tos_func || holds(tos.a, tos.b, next);
+  assign keep_nos = nos_func || holds(nos.a, nos.b, next);
+  assign keep_ram = ram_func || holds(rdata_a.a, rdata_a.b, next);
+  assign iter_tos = !tos_func && (tos.a == rec_i.target) && (tos.b == rec_i.pc);
+  assign iter_nos = !nos_func && (nos.a == rec_i.target) && (nos.b == rec_i.pc);
+  assign iter_ram = !ram_func && (rdata_a.a == rec_i.target) && (rdata_a.b == rec_i.pc);
 
-  // The branch's loop-exit walk: m = the entry left on top (m_valid), where
-  // its fields come from (TOS, NOS, port A, or none when m is a function
-  // that is not needed); or the next entry to read.
-  typedef enum logic [1:0] {SrcTos, SrcNos, SrcRam, SrcNone} src_e;
-  logic               w_done, m_valid, m_func, w_read;
-  logic [DepthW-1:0]  m_idx;
-  logic [IdxW-1:0]   w_ridx;
-  src_e               m_src;
-  logic [DepthW-1:0]  w_j;        // the next entry to consider (w_more)
-  logic               w_more;
-  logic               j_func;
-
-  always_comb begin
-    m_valid = 1'b0;
-    m_func = 1'b0;
-    m_idx = '0;
-    m_src = SrcNone;
-    w_more = 1'b0;
-    w_j = '0;
-    if (first) begin
-      if (size_q == '0) begin
-        m_valid = 1'b0;
-      end else if (tos_func || holds(tos.a, tos.b, next)) begin
-        m_valid = 1'b1;
-        m_idx = n_m1;
-        m_src = SrcTos;
-        m_func = tos_func;
-      end else if (size_q == DepthW'(1)) begin
-        m_valid = 1'b0;
-      end else if (nos_func || holds(nos.a, nos.b, next)) begin
-        m_valid = 1'b1;
-        m_idx = n_m2;
-        m_src = SrcNos;
-        m_func = nos_func;
-      end else if (size_q != DepthW'(2)) begin
-        w_more = 1'b1;
-        w_j = n_m3;
-      end
-    end else begin
-      if (ram_func || holds(rdata_a.a, rdata_a.b, next)) begin
-        m_valid = 1'b1;
-        m_idx = DepthW'(scan_idx_q);
-        m_src = SrcRam;
-        m_func = ram_func;
-      end else if (scan_idx_q != '0) begin
-        w_more = 1'b1;
-        w_j = DepthW'(scan_idx_q) - DepthW'(1);
-      end
-    end
-  end
-
-  // Entry w_j: a function that is not needed is taken as the top with no
-  // read; anything else is read.
-  always_comb begin
-    j_func = 1'b0;
-    for (int i = 0; i < Depth; i++) if (DepthW'(i) == w_j) j_func = func_q[i];
-  end
-
-  logic               m2_valid, m2_func;
-  logic [DepthW-1:0]  m2_idx;
-  src_e               m2_src;
-  always_comb begin
-    m2_valid = m_valid;
-    m2_func = m_func;
-    m2_idx = m_idx;
-    m2_src = m_src;
-    w_done = 1'b1;
-    w_read = 1'b0;
-    w_ridx = IdxW'(w_j);
-    if (w_more) begin
-      if (j_func && !is_backward) begin
-        m2_valid = 1'b1;
-        m2_func = 1'b1;
-        m2_idx = w_j;
-        m2_src = SrcNone;
-      end else begin
-        w_read = 1'b1;
-        w_done = 1'b0;
-      end
-    end
-  end
-
-  entry_t             top_m;
-  always_comb begin
-    unique case (m2_src)
-      SrcTos: top_m = tos;
-      SrcNos: top_m = nos;
-      default: top_m = rdata_a;
-    endcase
-  end
-
-  logic               tos_iter;
-  logic [DepthW-1:0]  n_exit;
-  assign n_exit = m2_valid ? m2_idx + DepthW'(1) : '0;
-  assign tos_iter = m2_valid && !m2_func && (top_m.a == rec_i.target) && (top_m.b == rec_i.pc);
+  // The pushed entries and their hashes on every possible base.
+  logic [31:0]        h_call, h_tos, h_nos, h_ram, h_emp;
+  entry_t             e_call;
+  assign h_call = hash_step((size_q == '0) ? EmptyHash : tos.hash, 1'b1, rec_i.pc, rec_i.target);
+  assign h_tos = hash_step(tos.hash, 1'b0, rec_i.target, rec_i.pc);
+  assign h_nos = hash_step(nos.hash, 1'b0, rec_i.target, rec_i.pc);
+  assign h_ram = hash_step(rdata_a.hash, 1'b0, rec_i.target, rec_i.pc);
+  assign h_emp = hash_step(EmptyHash, 1'b0, rec_i.target, rec_i.pc);
+  assign e_call = '{hash: h_call, ilen: rec_i.ilen, b: rec_i.target, a: rec_i.pc};
 
   // --------------------------------------------------------- the outcome
-  logic [DepthW-1:0]  size_cut;   // size after pops, before a push
-  logic               do_push, do_ovf, do_rec, do_resync, push_func, do_read;
-  logic [IdxW-1:0]   read_idx;
-  logic [31:0]        push_a, push_b, push_below;
-  logic [3:0]         push_ilen;
-  entry_t             push_below_e;
+  // done_o, the size after the pops (size_cut), the push and its hash, the
+  // flags, where the cached entries come from after the edge, and the scan
+  // to continue.
+  logic [DepthW-1:0]  size_cut;
+  logic               do_push, do_ovf, do_rec, do_resync, push_func;
+  logic [31:0]        push_hash;
+  entry_t             push_below_e;   // the entry under a push (nos after it)
+  logic               cont;           // the scan continues with scan_idx_d / rem_d
+  logic [IdxW-1:0]    cont_idx;
 
   always_comb begin
     done_o = 1'b1;
@@ -402,54 +351,101 @@ module hwprof_dcr_stack #(
     do_ovf = 1'b0;
     do_rec = 1'b0;
     do_resync = 1'b0;
-    do_read = 1'b0;
-    read_idx = low_idx;
-    push_func = 1'b1;
-    push_a = rec_i.pc;
-    push_b = rec_i.target;
-    push_ilen = rec_i.ilen;
+    push_func = 1'b0;
+    push_hash = h_emp;
     push_below_e = tos;
+    tos_sel_d = SelQ;
+    nos_sel_d = SelQ;
+    cont = 1'b0;
+    cont_idx = low_idx;
+    rsync_d = 1'b0;
     if (is_call) begin
+      push_func = 1'b1;
+      push_hash = h_call;
       if (!first && call_match) begin
         do_rec = 1'b1;
       end else if (low_valid) begin
         done_o = 1'b0;
-        do_read = 1'b1;
+        cont = 1'b1;
       end else if (!skip_q) begin
-        if (size_q == DepthW'(Depth)) do_ovf = 1'b1;
+        if (full) do_ovf = 1'b1;
         else do_push = 1'b1;
       end
     end else if (is_ret) begin
-      read_idx = high_idx;
+      cont_idx = high_idx;
       if (!skip_q) begin
-        size_cut = tf_valid ? DepthW'(tf_idx) : '0;
-      end else if (!first && ret_match) begin
+        size_cut = tf_size;
+        tos_sel_d = SelA;
+        nos_sel_d = SelB;
+      end else if (rsync_q) begin
         do_resync = 1'b1;
-        size_cut = DepthW'(scan_idx_q);
+        size_cut = sidx;
+        tos_sel_d = SelA;
+        nos_sel_d = SelB;
+      end else if (!first && ret_match) begin
+        done_o = 1'b0;
+        rsync_d = 1'b1;
       end else if (high_valid) begin
         done_o = 1'b0;
-        do_read = 1'b1;
+        cont = 1'b1;
       end
     end else if (!skip_q) begin
-      read_idx = w_ridx;
-      done_o = w_done;
-      do_read = w_read;
-      size_cut = n_exit;
-      push_func = 1'b0;
-      push_a = rec_i.target;
-      push_b = rec_i.pc;
-      push_ilen = '0;
-      push_below_e = top_m;
-      if (w_done && is_backward && !tos_iter) begin
-        if (n_exit == DepthW'(Depth)) do_ovf = 1'b1;
-        else do_push = 1'b1;
+      // The loop-exit walk.
+      if (first) begin
+        cont_idx = IdxW'(n_m3);
+        if (size_q == '0) begin
+          do_push = is_backward;
+        end else if (keep_tos) begin
+          push_hash = h_tos;
+          push_below_e = tos;
+          if (is_backward && !iter_tos) begin
+            if (full) do_ovf = 1'b1;
+            else do_push = 1'b1;
+          end
+        end else if (size_q == DepthW'(1)) begin
+          size_cut = '0;
+          do_push = is_backward;
+        end else if (keep_nos) begin
+          size_cut = n_m1;
+          push_hash = h_nos;
+          push_below_e = nos;
+          do_push = is_backward && !iter_nos;
+          nos_sel_d = SelA;  // e[n-3], read at this edge (when no push)
+        end else if (!n_ge3) begin
+          size_cut = '0;
+          do_push = is_backward;
+        end else if (n3_func && !is_backward) begin
+          size_cut = n_m2;
+          tos_sel_d = SelA;
+          nos_sel_d = SelB;
+        end else begin
+          done_o = 1'b0;
+          cont = 1'b1;
+        end
+      end else begin
+        cont_idx = IdxW'(sidx_m1);
+        if (keep_ram) begin
+          size_cut = sidx + DepthW'(1);
+          push_hash = h_ram;
+          push_below_e = rdata_a;
+          do_push = is_backward && !iter_ram;
+          nos_sel_d = SelA;  // e[j-1], read at this edge (when no push)
+        end else if (sidx == '0) begin
+          size_cut = '0;
+          do_push = is_backward;
+        end else if (below_func && !is_backward) begin
+          size_cut = sidx;
+          tos_sel_d = SelA;
+          nos_sel_d = SelB;
+        end else begin
+          done_o = 1'b0;
+          cont = 1'b1;
+        end
       end
     end
   end
 
-  assign push_below = (size_cut == '0) ? EmptyHash : push_below_e.hash;
-  assign wentry = '{hash: hash_step(push_below, push_func, push_a, push_b), ilen: push_ilen, b: push_b, a: push_a};
-
+  assign wentry = push_func ? e_call : '{hash: push_hash, ilen: 4'd0, b: rec_i.pc, a: rec_i.target};
   assign push_o = do_push;
   assign pops_o = size_q - size_cut;
   assign overflow_o = do_ovf;
@@ -461,60 +457,85 @@ module hwprof_dcr_stack #(
   assign unused_rec = ^{rec_i.insns, rec_i.events};
 
   // ----------------------------------------------------- RAM ports, cache
-  logic               refill;
-  assign refill = commit && (size_cut != size_q) && !do_push;
+  // Both ports read every cycle the tracker is idle, except while a scan is
+  // frozen (its entry must stay on port A): the addresses depend on the
+  // record's kind and the state only, never on the outcome, which decides
+  // at the edge whether the next cycle looks at the data (tos_sel / nos_sel)
+  // or at the next scanned entry.
+  logic               freeze;
+  assign freeze = scan_q && rec_valid_i && hold_i;
+  assign ram_re = snap_i || (!busy_i && !freeze);
   assign ram_we = commit && do_push;
   assign waddr = IdxW'(size_cut);
 
   always_comb begin
-    re_a = 1'b0;
-    raddr_a = read_idx;
-    re_b = 1'b0;
-    raddr_b = IdxW'(size_cut - DepthW'(2));
+    raddr_a = IdxW'(n_m3);
+    raddr_b = n_m4;
     if (snap_i) begin
-      re_a = run_valid ? (run_idx != '0) : 1'b1;
       raddr_a = run_valid ? run_idx - IdxW'(1) : IdxW'(Depth - 1);
-    end else if (step && do_read) begin
-      re_a = 1'b1;
-    end else if (refill) begin
-      re_a = 1'b1;
-      raddr_a = IdxW'(size_cut - DepthW'(1));
-      re_b = 1'b1;
+    end else if (is_call) begin
+      raddr_a = low_idx;
+    end else if (is_ret) begin
+      if (!skip_q) begin
+        raddr_a = IdxW'(tf_size - DepthW'(1));
+        raddr_b = IdxW'(tf_size - DepthW'(2));
+      end else if (rsync_q) begin
+        raddr_a = IdxW'(sidx_m1);
+        raddr_b = sidx_m2;
+      end else begin
+        raddr_a = high_idx;
+      end
+    end else if (!first) begin
+      raddr_a = IdxW'(sidx_m1);
+      raddr_b = sidx_m2;
     end
   end
 
   always_comb begin
     tos_d = tos;
     nos_d = nos;
-    refill_d = 1'b0;
     scan_d = scan_q;
     scan_idx_d = scan_idx_q;
     rem_d = rem_q;
     if (restart_i || !rec_valid_i) begin
       scan_d = 1'b0;
-    end else if (step) begin
-      if (done_o) begin
-        scan_d = 1'b0;
-        refill_d = refill;
-        if (do_push) begin
-          tos_d = wentry;
-          nos_d = push_below_e;
-        end
-      end else begin
-        scan_d = 1'b1;
-        scan_idx_d = read_idx;
-        for (int i = 0; i < Depth; i++) rem_d[i] = vec[i] && (IdxW'(i) != read_idx);
+    end
+    if (!(commit && do_push) && commit && tos_sel_d == SelQ && nos_sel_d == SelA) begin
+      // One pop (or the walk's kept entry): the entry left on top is cached.
+      tos_d = push_below_e;
+    end
+    if (commit && do_push) begin
+      tos_d = wentry;
+      nos_d = push_below_e;
+    end
+    if (!restart_i && step && !done_o) begin
+      scan_d = 1'b1;
+      if (cont) begin
+        scan_idx_d = cont_idx;
+        for (int i = 0; i < Depth; i++) rem_d[i] = vec[i] && (IdxW'(i) != cont_idx);
       end
+    end else if (commit) begin
+      scan_d = 1'b0;
     end
   end
 
+  // The sources after the edge: only a commit without a push moves them to
+  // the RAM ports (its refill reads are issued at the same edge).
+  sel_e tos_sel_n, nos_sel_n;
+  assign tos_sel_n = (commit && !do_push) ? tos_sel_d : SelQ;
+  assign nos_sel_n = (commit && !do_push) ? nos_sel_d : SelQ;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      refill_q <= 1'b0;
+      tos_sel_q <= SelQ;
+      nos_sel_q <= SelQ;
       scan_q <= 1'b0;
+      rsync_q <= 1'b0;
     end else begin
-      refill_q <= refill_d;
+      tos_sel_q <= tos_sel_n;
+      nos_sel_q <= nos_sel_n;
       scan_q <= scan_d;
+      rsync_q <= step ? rsync_d : (rsync_q && rec_valid_i && !restart_i);
     end
   end
 
@@ -554,8 +575,9 @@ module hwprof_dcr_stack #(
       for (int i = 0; i < Depth; i++) begin
         if (DepthW'(i) == size_cut) begin
           func_q[i] <= push_func;
-          btag_q[i] <= tag(push_b);
-          rtag_q[i] <= tag(push_a + 32'(push_ilen));
+          // (Loop entries' tags are never looked at.)
+          btag_q[i] <= ttag;
+          rtag_q[i] <= tag(rec_i.pc + 32'(rec_i.ilen));
         end
       end
     end

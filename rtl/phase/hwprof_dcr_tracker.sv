@@ -186,6 +186,7 @@ module hwprof_dcr_tracker #(
     .rst_ni,
     .rec_valid_i,
     .hold_i     (hold),
+    .busy_i     (state_q != StIdle),
     .rec_i,
     .done_o     (st_done),
     .push_o     (st_push),

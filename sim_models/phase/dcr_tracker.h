@@ -47,7 +47,8 @@ inline uint32_t dcr_tag(uint32_t x) { return (x ^ x >> 8 ^ x >> 16 ^ x >> 24) & 
 ///   * ret in skip mode: the function entries at or below the lowest
 ///     recursion bit (all entries when none) whose return-address tag equals
 ///     the target's, from the top down to the first whose return address
-///     equals the target;
+///     equals the target, plus one cycle when one does (the resync cycle,
+///     which reads the two entries under it);
 ///   * br/jmp/ijmp in normal mode: with n entries and m the entry left on top
 ///     after the loop exits (-1 for none), every entry j in [max(m, 0), n-3]
 ///     that is a loop, and entry m when it is a function at or below n-3 and
@@ -78,7 +79,10 @@ inline unsigned dcr_scan_cycles(const DcrStack& s, const BranchRecord& r) {
       const DcrEntry& e = s.entry(unsigned(i));
       if (e.kind != DcrKind::Func || dcr_tag(e.ret()) != t) continue;
       ++c;
-      if (e.ret() == r.target) break;
+      if (e.ret() == r.target) {
+        ++c;  // the resync cycle: the entries under the match are read
+        break;
+      }
     }
   } else if (!s.skip()) {
     const uint32_t next = r.next();

@@ -529,21 +529,21 @@ TEST(DcrScan, CallScansOfEveryLengthOverflowAndRecursionAtTopAndBottom) {
 // Skip-mode returns: 32 function entries whose return addresses share one
 // tag (targets with distinct tags: no call scans). An overflow enters skip
 // mode; a return to nowhere (same tag) reads all 32; a return to the bottom
-// frame reads all 32 from the top and resyncs (32 pops). Then with a
+// frame reads all 32 from the top and resyncs (32 pops) in one more cycle. Then with a
 // recursion bit on entry 1 only entries 0 and 1 are candidates.
 TEST(DcrScan, SkipReturnsScanFromTopAndResyncDeep) {
   std::vector<BranchRecord> v;
   for (uint32_t k = 1; k <= 32; ++k) add(v, call(tag0(k) - 5, k));  // returns to k * 0x101
   add(v, call(0x9000, 0x77));      // overflow: skip
   add(v, ret(0x9100, 0x10001));    // tag 0, no match: 32 reads
-  add(v, ret(0x9100, tag0(1)));    // the bottom frame: 32 reads, resync, 32 pops
+  add(v, ret(0x9100, tag0(1)));    // the bottom frame: 32 reads + the resync cycle, 32 pops
   for (uint32_t k = 1; k <= 4; ++k) add(v, call(tag0(k) - 5, k));
   add(v, call(0x9000, 2));         // recursion on entry 1 (1 read): skip
   add(v, ret(0x9100, tag0(3)));    // entry 2 is above the boundary: 2 reads (1, 0), no match
-  add(v, ret(0x9100, tag0(2)));    // entry 1: 1 read, resync, 3 pops
+  add(v, ret(0x9100, tag0(2)));    // entry 1: 1 read + the resync cycle, 3 pops
   add(v, back(0x9040, 0x9010));    // normal again: a loop
   const auto s = run_scans(kDefault, v, 1000000);
-  EXPECT_EQ(s.scans, 32u + 32u + 1u + 2u + 1u);
+  EXPECT_EQ(s.scans, 32u + (32u + 1u) + 1u + 2u + (1u + 1u));
   EXPECT_EQ(s.r.stats.stall_cycles, s.scans);
   EXPECT_EQ(s.r.stats.resyncs, 2u);
   EXPECT_EQ(s.r.stats.recursions, 1u);
