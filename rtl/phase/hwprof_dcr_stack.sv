@@ -229,7 +229,7 @@ module hwprof_dcr_stack #(
   logic               is_call, is_ret, is_backward, step, commit, first;
   logic [31:0]        next;
   logic [TagW-1:0]    ttag;
-  logic [Depth-1:0]   live, fl, cand_call, cand_ret, at_or_below, vec;
+  logic [Depth-1:0]   live, fl, cand_call, cand_ret, at_or_below, vec_low, vec_high;
 
   assign is_call = (rec_i.kind == KindCall) || (rec_i.kind == KindIcall);
   assign is_ret = (rec_i.kind == KindRet);
@@ -241,44 +241,46 @@ module hwprof_dcr_stack #(
   assign commit = step && done_o;
   assign first = !scan_q;
 
-  // Priority picks (hwprof_lzc): the lowest live recursion bit (the skip
-  // return's boundary), the highest live function entry (a normal return),
+  // Priority picks (hwprof_lzc): the highest live function entry (a normal
+  // return),
   // the lowest / highest candidate left (call / skip-return scans), the
   // first entry that is not live and stable (the snapshot's run).
-  logic               rlow_valid, tf_valid, low_valid, high_valid, run_valid;
-  logic [IdxW-1:0]    rlow_idx, tf_idx, low_idx, high_idx, run_idx;
+  logic               tf_valid, low_valid, high_valid, run_valid;
+  logic [IdxW-1:0]    tf_idx, low_idx, high_idx, run_idx;
+
+  // live_q: the thermometer code of size_q (a register, so that no compare
+  // with the size lies on the scan paths).
+  logic [Depth-1:0]   live_q, live_d, lrec;
+  assign live = live_q;
+  assign lrec = live_q & rec_q;
 
   always_comb begin
     for (int i = 0; i < Depth; i++) begin
-      live[i] = DepthW'(i) < size_q;
       fl[i] = live[i] && func_q[i];
       cand_call[i] = fl[i] && (btag_q[i] == ttag);
-    end
-  end
-
-  always_comb begin
-    for (int i = 0; i < Depth; i++) begin
-      at_or_below[i] = !rlow_valid || (IdxW'(i) <= rlow_idx);
+      // At or below the lowest live recursion bit: none below i.
+      at_or_below[i] = 1'b1;
+      for (int j = 0; j < i; j++) if (lrec[j]) at_or_below[i] = 1'b0;
       cand_ret[i] = fl[i] && at_or_below[i] && (rtag_q[i] == ttag);
     end
   end
 
-  assign vec = first ? (is_call ? cand_call : cand_ret) : rem_q;
+  assign vec_low = first ? cand_call : rem_q;
+  assign vec_high = first ? cand_ret : rem_q;
 
-  hwprof_lzc #(.N(Depth), .HighFirst(0)) u_lzc_rlow (.in_i(live & rec_q), .idx_o(rlow_idx), .valid_o(rlow_valid));
   hwprof_lzc #(.N(Depth), .HighFirst(1)) u_lzc_tf (.in_i(fl), .idx_o(tf_idx), .valid_o(tf_valid));
-  hwprof_lzc #(.N(Depth), .HighFirst(0)) u_lzc_low (.in_i(vec), .idx_o(low_idx), .valid_o(low_valid));
-  hwprof_lzc #(.N(Depth), .HighFirst(1)) u_lzc_high (.in_i(vec), .idx_o(high_idx), .valid_o(high_valid));
+  hwprof_lzc #(.N(Depth), .HighFirst(0)) u_lzc_low (.in_i(vec_low), .idx_o(low_idx), .valid_o(low_valid));
+  hwprof_lzc #(.N(Depth), .HighFirst(1)) u_lzc_high (.in_i(vec_high), .idx_o(high_idx), .valid_o(high_valid));
   hwprof_lzc #(.N(Depth), .HighFirst(0)) u_lzc_run (.in_i(~(live & stable_q)), .idx_o(run_idx),
                                                     .valid_o(run_valid));
 
   // Sizes and indices from the state alone (the outcome only selects).
-  logic [DepthW-1:0]  n_m1, n_m2, n_m3, sidx, sidx_m1, tf_size;
-  logic [IdxW-1:0]    n_m4, sidx_m2;  // read addresses only
+  logic [DepthW-1:0]  n_m1, n_m2, sidx, sidx_m1, tf_size;
+  logic [IdxW-1:0]    n_m3, n_m4, sidx_m2;  // read addresses only
   logic               full, n_ge3;
   assign n_m1 = size_q - DepthW'(1);
   assign n_m2 = size_q - DepthW'(2);
-  assign n_m3 = size_q - DepthW'(3);
+  assign n_m3 = IdxW'(size_q - DepthW'(3));
   assign n_m4 = IdxW'(size_q - DepthW'(4));
   assign sidx = DepthW'(scan_idx_q);
   assign sidx_m1 = sidx - DepthW'(1);
@@ -290,16 +292,15 @@ module hwprof_dcr_stack #(
   // The kind bits of the cached entries, of the entry on port A and of the
   // entry below it.
   logic               tos_func, nos_func, ram_func, below_func, n3_func;
+  logic [Depth-1:0]   top1;  // one-hot: entry n-1
   always_comb begin
-    tos_func = 1'b0;
-    nos_func = 1'b0;
-    n3_func = 1'b0;
+    for (int i = 0; i < Depth; i++) top1[i] = live_q[i] && ((i == Depth - 1) || !live_q[(i + 1) % Depth]);
+    tos_func = |(top1 & func_q);
+    nos_func = |((top1 >> 1) & func_q);
+    n3_func = |((top1 >> 2) & func_q);
     ram_func = 1'b0;
     below_func = 1'b0;
     for (int i = 0; i < Depth; i++) begin
-      if (DepthW'(i) == n_m1) tos_func = func_q[i];
-      if (DepthW'(i) == n_m2) nos_func = func_q[i];
-      if (DepthW'(i) == n_m3) n3_func = func_q[i];
       if (DepthW'(i) == sidx) ram_func = func_q[i];
       if (DepthW'(i) == sidx_m1) below_func = func_q[i];
     end
@@ -392,7 +393,7 @@ module hwprof_dcr_stack #(
     end else if (!skip_q) begin
       // The loop-exit walk.
       if (first) begin
-        cont_idx = IdxW'(n_m3);
+        cont_idx = n_m3;
         if (size_q == '0) begin
           do_push = is_backward;
         end else if (keep_tos) begin
@@ -456,6 +457,14 @@ module hwprof_dcr_stack #(
   logic unused_rec;
   assign unused_rec = ^{rec_i.insns, rec_i.events};
 
+  // The highest set bit of vec_high (one-hot), through the bit reversal.
+  logic [Depth-1:0]   vh_rev, vh_rev_low, hi_bit;
+  always_comb begin
+    for (int i = 0; i < Depth; i++) vh_rev[i] = vec_high[Depth-1-i];
+    vh_rev_low = vh_rev & ~(vh_rev - Depth'(1));
+    for (int i = 0; i < Depth; i++) hi_bit[i] = vh_rev_low[Depth-1-i];
+  end
+
   // ----------------------------------------------------- RAM ports, cache
   // Both ports read every cycle the tracker is idle, except while a scan is
   // frozen (its entry must stay on port A): the addresses depend on the
@@ -469,7 +478,7 @@ module hwprof_dcr_stack #(
   assign waddr = IdxW'(size_cut);
 
   always_comb begin
-    raddr_a = IdxW'(n_m3);
+    raddr_a = n_m3;
     raddr_b = n_m4;
     if (snap_i) begin
       raddr_a = run_valid ? run_idx - IdxW'(1) : IdxW'(Depth - 1);
@@ -512,7 +521,9 @@ module hwprof_dcr_stack #(
       scan_d = 1'b1;
       if (cont) begin
         scan_idx_d = cont_idx;
-        for (int i = 0; i < Depth; i++) rem_d[i] = vec[i] && (IdxW'(i) != cont_idx);
+        // The candidates left: the lowest (call) or highest (return) bit
+        // cleared.
+        rem_d = is_call ? (vec_low & (vec_low - Depth'(1))) : (vec_high & ~hi_bit);
       end
     end else if (commit) begin
       scan_d = 1'b0;
@@ -564,9 +575,13 @@ module hwprof_dcr_stack #(
     end
   end
 
+  always_comb begin
+    for (int i = 0; i < Depth; i++) live_d[i] = DepthW'(i) < size_d;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) {size_q, skip_q, ovf_q} <= '0;
-    else {size_q, skip_q, ovf_q} <= {size_d, skip_d, ovf_d};
+    if (!rst_ni) {size_q, skip_q, ovf_q, live_q} <= '0;
+    else {size_q, skip_q, ovf_q, live_q} <= {size_d, skip_d, ovf_d, live_d};
   end
 
   // Kind bits and tags of the pushed entry (no reset: qualified by size_q).
