@@ -29,13 +29,18 @@
 ///
 /// Storage (docs/dcr.md "Stack scans"): the entries {a, b, ilen, hash} in two
 /// copies of an hwprof_ram_2p (both written at a push, each with its own read
-/// port); in flip-flops only what a single cycle must see: the size, skip
-/// mode, the overflow flag, per entry the kind, stable and recursion bits and
-/// 8-bit tags of b and of the return address (tag(): the four bytes XORed),
-/// and a cache of the top two entries (TOS, NOS). After a pop, both cached
-/// entries are read again from the RAMs at the edge of the pop (n'-1 on port
-/// A, n'-2 on port B) and the next cycle sees them on the RAM outputs
-/// (refill_q), so a record right after a pop needs no wait.
+/// port); in flip-flops only what a single cycle must see: the size (and its
+/// thermometer code live_q), skip mode, the overflow flag, per entry the
+/// kind, stable and recursion bits and 8-bit tags of b and of the return
+/// address (tag(): the four bytes XORed), and a cache of the top two entries
+/// (TOS, NOS). Both RAM ports read every idle cycle at addresses that depend
+/// on the record's kind and the state only (a normal return: the two entries
+/// under the highest function entry; a branch: n-3 and n-4, or the two under
+/// the scanned entry; a call / skip return: the next candidate; the resync
+/// cycle: the two under the match). The outcome then only chooses, at the
+/// edge, whether the next cycle's TOS / NOS are the cache registers or a RAM
+/// output (tos_sel_q / nos_sel_q); the next edge copies them into the cache.
+/// So a record right after a pop needs no wait.
 ///
 /// Scans (the record waits: done_o low; each scan cycle reads one entry on
 /// port A and compares it in the next cycle):
@@ -43,7 +48,8 @@
 ///     the bottom, until one has b == target;
 ///   * ret in skip mode: the function entries at or below the boundary whose
 ///     return-address tag equals the target's tag, from the top, until one
-///     returns to the target;
+///     returns to the target; a match takes one more cycle (the resync
+///     cycle, which reads the two entries under it);
 ///   * br/jmp/ijmp: the loop exits below the cached two entries: entry j <=
 ///     n-3 is read when it is a loop, or when it is the function left on top
 ///     and the branch is backward (its hash is the pushed entry's base).
@@ -66,7 +72,7 @@
 /// in one cycle (hold_i is high with restart_i and snap_i).
 ///
 /// Reset: size, skip, the overflow flag, the stable / recursion bits and the
-/// scan / refill flags reset asynchronously; the kind bits, tags, cached
+/// scan / source flags reset asynchronously; the kind bits, tags, cached
 /// entries, scan registers, RAMs and the snapshot have no reset (qualified
 /// by the size, the flags and the tracker's state).
 `default_nettype none

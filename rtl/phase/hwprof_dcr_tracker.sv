@@ -16,6 +16,12 @@
 // phase id allocation). This module holds the interval-end state machine,
 // the interval counter, the Markov predictor, the registers and counters.
 //
+// Records: rec_ready_o = idle, no CMD or INTERVAL write in this cycle, and
+// the record's stack scan over (u_stack's done_o: a record that needs stack
+// entries from block RAM waits one cycle per entry read; docs/dcr.md "Stack
+// scans"); every cycle with a record offered and not taken counts in
+// STALL_CYCLES.
+//
 // Interval end (cycle behaviour; rec_ready_o is low from the edge that
 // accepts the record ending the interval until the result is taken):
 //   Sig    1 cycle: snapshot (sig depth = the run of live stable entries from
@@ -69,7 +75,8 @@ module hwprof_dcr_tracker #(
   // Branch records.
   /// A record is offered; hold it until taken.
   input  wire logic                     rec_valid_i,
-  /// It is taken this cycle: idle and no CMD or INTERVAL write in this cycle.
+  /// It is taken this cycle: idle, no CMD or INTERVAL write in this cycle, and
+  /// its stack scan over.
   output logic                          rec_ready_o,
   /// The record.
   input  wire hwprof_pkg::branch_rec_t  rec_i,
