@@ -856,6 +856,122 @@ TEST_P(DcrConfigTest, RandomProgramsLockstepWithBubblesBackpressureAndCommands) 
 INSTANTIATE_TEST_SUITE_P(DcrConfigs, DcrConfigTest, ::testing::ValuesIn(hwprof::tb::dcr_configs()),
                          [](const auto& i) { return i.param.name(); });
 
+// Seeded random programs aimed at the stack scans: 16 functions whose
+// targets share one tag (k * 0x101, so every call reads candidates), each
+// with 6 nested loops (loop l = [f + 0x10 l, f + 0x7f0 - 0x10 l]: exits pop
+// several entries), calls to random functions (recursion, overflow, skip
+// mode), returns to the caller or to a random frame's return address below
+// (skip-mode resyncs deep down), branches leaving several loops at once,
+// bubbles, result backpressure, CMD / INTERVAL writes (freezing scans) and
+// restarts (abandoning them).
+TEST_P(DcrConfigTest, RandomScanProgramsLockstep) {
+  const DcrConfig cfg = GetParam();
+  SimEnv env = SimEnv::from_env();
+  const unsigned seeds = env.seeds ? env.seeds : 6;
+  uint64_t recs = 0, scans = 0, resyncs = 0, recursions = 0;
+  for (uint64_t s = env.seed; s < env.seed + seeds; ++s) {
+    auto ls = lockstep(cfg, s);
+    std::mt19937_64 rng(s * 11 + 3);
+    Throttle idle(s * 3 + 1, env.idle_for(s)), stall(s * 5 + 2, env.stall_for(s));
+    struct Frame {
+      uint32_t func, ret;
+    };
+    std::vector<Frame> frames;
+    auto gen = [&] {
+      BranchRecord r;
+      const uint32_t f = frames.empty() ? tag0(1) << 8 : frames.back().func;
+      const unsigned x = static_cast<unsigned>(rng() % 100);
+      r.insns = static_cast<uint16_t>(1 + rng() % 20);
+      r.events = 0;
+      r.taken = true;
+      if (x < 12 && frames.size() < 40) {
+        r.kind = rng() % 4 ? kCall : kIcall;
+        r.pc = f + 0x10 * static_cast<uint32_t>(rng() % 0x70);
+        r.target = tag0(1 + static_cast<uint32_t>(rng() % 16)) << 8;
+        r.ilen = 5;
+        frames.push_back({r.target, r.pc + 5});
+      } else if (x < 24) {
+        r.kind = kRet;
+        r.pc = f + 0x7f8;
+        r.ilen = 1;
+        if (frames.empty()) {
+          r.target = static_cast<uint32_t>(rng());
+        } else if (rng() % 6 == 0) {
+          // Unwind several frames at once (a longjmp-like return).
+          const size_t k = static_cast<size_t>(rng() % frames.size());
+          r.target = frames[k].ret;
+          frames.resize(k);
+        } else {
+          r.target = frames.back().ret;
+          frames.pop_back();
+        }
+      } else if (x < 70) {
+        const uint32_t l = static_cast<uint32_t>(rng() % 6);
+        r.kind = rng() % 3 ? kBr : kJmp;
+        r.target = f + 0x10 * (l + 1);
+        r.pc = f + 0x7f0 - 0x10 * l;
+        r.ilen = 6;
+        r.taken = r.kind == kJmp || rng() % 6 != 0;
+      } else {
+        // A branch somewhere in the function (or just outside): exits
+        // loops by the dozen.
+        r.kind = rng() % 5 ? kBr : kIjmp;
+        r.pc = f + static_cast<uint32_t>(rng() % 0x800);
+        r.target = f + static_cast<uint32_t>(rng() % 0x900) - 0x40;
+        r.ilen = 3;
+        r.taken = rng() % 3 != 0;
+      }
+      return r;
+    };
+    try {
+      DcrTracker::In in;
+      in.csr_we = true;
+      in.csr_addr = unsigned(DcrCsr::Interval);
+      in.csr_wdata = 200 + static_cast<uint32_t>(rng() % 2000);
+      ls.step(in);
+      BranchRecord cur = gen();
+      bool offering = false;
+      for (uint64_t c = 0; c < 15000; ++c) {
+        in = {};
+        if (!offering && !idle()) offering = true;
+        in.rec_valid = offering;
+        in.rec = cur;
+        in.res_ready = !stall();
+        in.csr_addr = unsigned(c % 16);
+        const unsigned w = static_cast<unsigned>(rng() % 1000);
+        if (w < 4) {
+          in.csr_we = true;
+          in.csr_addr = unsigned(DcrCsr::Interval);
+          in.csr_wdata = 50 + static_cast<uint32_t>(rng() % 2000);
+        } else if (w < 6) {
+          in.csr_we = true;
+          in.csr_addr = unsigned(DcrCsr::Cmd);
+          in.csr_wdata = static_cast<uint32_t>(rng() % 8);
+          if (in.csr_wdata & kDcrCmdRestart) frames.clear();
+        }
+        const auto o = ls.step(in);
+        if (offering && o.rec_ready) {
+          offering = false;
+          ++recs;
+          cur = gen();
+        }
+      }
+      scans += ls.model().scan_cycles();
+      resyncs += ls.model().algo().stats().resyncs;
+      recursions += ls.model().algo().stats().recursions;
+    } catch (const LockstepMismatch& e) {
+      FAIL() << cfg.name() << " seed " << s << ": " << e.what();
+    }
+  }
+  std::printf("[scan random] %s: %u seeds, %llu records, %llu scan cycles, %llu recursions, %llu resyncs\n",
+              cfg.name().c_str(), seeds, static_cast<unsigned long long>(recs),
+              static_cast<unsigned long long>(scans), static_cast<unsigned long long>(recursions),
+              static_cast<unsigned long long>(resyncs));
+  EXPECT_GT(scans, 100u * seeds);
+  EXPECT_GT(resyncs, 0u);
+  EXPECT_GT(recursions, 0u);
+}
+
 // ------------------------------------------------------------- real traces
 
 class DcrRealTrace : public ::testing::TestWithParam<std::string> {};
