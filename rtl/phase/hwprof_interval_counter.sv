@@ -45,11 +45,18 @@ module hwprof_interval_counter #(
 
   logic [CountW-1:0] count_q, count_d;
   logic [CountW:0]   sum;    // count + insns, one carry bit
+  logic [CountW+1:0] diff;   // sum - interval, two's complement (sign bit on top)
+  logic              reach;  // sum >= interval
   logic [CountW:0]   after;  // the count after this step, before saturation
 
+  // One subtraction gives both the boundary test (its sign) and the count
+  // after a boundary, so sum feeds a single carry chain (not a compare and a
+  // subtract in series): the critical path is two chains and a mux.
   assign sum = {1'b0, count_q} + (CountW + 1)'(insns_i);
-  assign end_o = step_i && !restart_i && (sum >= (CountW + 1)'(interval_i));
-  assign after = end_o ? sum - (CountW + 1)'(interval_i) : sum;
+  assign diff = {1'b0, sum} - (CountW + 2)'(interval_i);
+  assign reach = !diff[CountW+1];
+  assign end_o = step_i && !restart_i && reach;
+  assign after = reach ? diff[CountW:0] : sum;
 
   always_comb begin
     count_d = count_q;

@@ -19,9 +19,11 @@
 // Implementation: slot ids in a simple dual-port RAM (hwprof_ram_2p, block RAM),
 // trained bits in flip-flops. S0 writes slot[prev] and reads slot[p] in the
 // same cycle; when they are the same slot the RAM's read is undefined, but
-// the prediction is then p itself, so S1 uses p and not the RAM word. The
-// last prediction for scoring is the S1 output itself when updates come
-// back to back, else a register.
+// the prediction is then p itself, so S1 uses p and not the RAM word.
+// pred_q takes every result as it leaves S1, so in S1's cycle it holds the
+// prediction the update in S1 is scored against: res_correct_o compares
+// two registers (pred_q, s1_phase_q) and the RAM's read data only passes
+// one mux (res_pred_o) before a register.
 `default_nettype none
 
 module hwprof_markov_predictor #(
@@ -67,22 +69,20 @@ module hwprof_markov_predictor #(
   logic               s1_valid_q;
   logic [IdW-1:0]     s1_phase_q;
   logic               s1_use_ram_q;        // predict the RAM word (else the phase)
-  logic               s1_scored_q, s1_correct_q;
+  logic               s1_scored_q;
 
   // --------------------------------------------------------------------- S0
   logic               upd;
   logic [IdxW-1:0]    idx;
   logic               train;
   logic               last_valid;
-  logic [IdW-1:0]     last_pred;
   logic [IdW-1:0]     ram_rdata;
 
   assign upd = upd_valid_i && !clear_i;
   assign idx = upd_phase_i[IdxW-1:0];
   assign train = upd && have_prev_q;
-  // The prediction to score: S1's (back to back), else the stored one.
+  // A prediction to score: S1's (back to back), else a stored one.
   assign last_valid = s1_valid_q || have_pred_q;
-  assign last_pred = s1_valid_q ? res_pred_o : pred_q;
 
   hwprof_ram_2p #(
     .Depth(Entries),
@@ -109,7 +109,6 @@ module hwprof_markov_predictor #(
       s1_phase_q   <= '0;
       s1_use_ram_q <= 1'b0;
       s1_scored_q  <= 1'b0;
-      s1_correct_q <= 1'b0;
     end else begin
       s1_valid_q <= upd;
       if (s1_valid_q) pred_q <= res_pred_o;
@@ -120,7 +119,6 @@ module hwprof_markov_predictor #(
         // when prev and p share it; the prediction is then p.
         s1_use_ram_q <= trained_q[idx] && !(train && prev_idx_q == idx);
         s1_scored_q  <= last_valid;
-        s1_correct_q <= last_valid && (last_pred == upd_phase_i);
         if (train) trained_q[prev_idx_q] <= 1'b1;
         have_prev_q  <= 1'b1;
         prev_idx_q   <= idx;
@@ -136,7 +134,10 @@ module hwprof_markov_predictor #(
   assign res_valid_o   = s1_valid_q;
   assign res_pred_o    = s1_use_ram_q ? ram_rdata : s1_phase_q;
   assign res_scored_o  = s1_scored_q;
-  assign res_correct_o = s1_correct_q;
+  // pred_q, in S1's cycle, is the prediction S0 scored against (the
+  // previous result, registered), so the comparison sits behind registers
+  // and not behind the RAM's read port.
+  assign res_correct_o = s1_scored_q && (pred_q == s1_phase_q);
 
 endmodule
 
