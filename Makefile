@@ -36,6 +36,7 @@ help:
 	@echo "make regs     regenerate the register packages, model headers and doc tables from data/regs/*.json"
 	@echo "make wave TEST=<ctest name>  rerun one test with FST tracing, open GTKWave (NO_GUI=1: file only)"
 	@echo "make bench    throughput and overhead benchmarks (docs/results.md)"
+	@echo "make bench-units  records/clock and stall fractions of every unit on every shipped trace"
 	@echo "make synth    the targets table (fpga/synth/targets.json): every row, SEEDS=3 seeds, pass/fail; CORES=, DEVICES= pick rows"
 	@echo "make synth-quick  the small cores' target rows, one seed (CI)"
 	@echo "make synth-all    every core with a synth target on all four devices (SEEDS=)"
@@ -98,6 +99,11 @@ bench: deps build
 	python3 scripts/bench_rap_accuracy.py $(BUILD)
 	$(VENV)/bin/python scripts/bench_phase.py $(BUILD)
 	$(VENV)/bin/python scripts/bench_hpt.py $(BUILD)
+	python3 scripts/bench_units.py $(BUILD)
+
+# Only the units table (records/clock and stall fractions per unit and trace).
+bench-units: deps build
+	python3 scripts/bench_units.py $(BUILD)
 
 synth: deps-venv
 	HWPROF_VENV=$(abspath $(VENV)) python3 fpga/synth/synth.py --targets --seeds $(SEEDS) $(SYNTH_ARGS)

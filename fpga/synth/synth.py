@@ -16,7 +16,11 @@ device, this script runs
                  place and route with a clock target and --report JSON;
 
 then prints a table (core, device, LUTs, FFs, BRAMs, Fmax) and writes
-build/synth/results.json and build/synth/results.md. Work files, scripts and
+build/synth/results.json and build/synth/results.md. Then it judges the
+runs against the targets table fpga/synth/targets.json (with --targets it
+builds exactly that table's rows): per row the figures, the target, a
+reference, pass/fail and nextpnr's critical path, printed and written to
+build/synth/targets.md and targets.json (--markdown / --json FILE). Work files, scripts and
 logs stay in build/synth/<core>/<device>/.
 
 With --parse-only it instead runs one yosys process that reads every core
@@ -243,9 +247,13 @@ def generate_wrapper(top: str, tag: str, params: dict[str, str],
 
 
 def slang_cmd(files: list[Path], top: str, params: dict[str, str],
-              cores: list[str], keep_hierarchy: bool) -> str:
+              cores: list[str], keep_hierarchy: bool, family: str = "") -> str:
     # -j 1: the WebAssembly build cannot start threads.
     parts = ["read_slang", "-j", "1", "-D", "SYNTHESIS"]
+    # HWPROF_FAMILY_ECP5 / HWPROF_FAMILY_ICE40: the device family, for RTL
+    # that picks a RAM kind per family (docs/synthesis.md).
+    if family:
+        parts += ["-D", f"HWPROF_FAMILY_{family.upper()}"]
     for d in include_dirs(cores):
         parts += ["-I", str(d)]
     if keep_hierarchy:
@@ -310,21 +318,31 @@ def parse_only(out_dir: Path) -> int:
     (REPO / work).mkdir(parents=True, exist_ok=True)
     # Every core with a top, with its default parameters and, where its
     # `synth` target sets some, with those; then the I/O shell.
-    runs = [(c.top, core_sources(c.top), p, [c.top])
+    # A core whose sources test HWPROF_FAMILY_* is also parsed once per
+    # family define (the full flow sets one).
+    def families(top: str) -> list[str]:
+        if any("HWPROF_FAMILY_" in (REPO / f).read_text(errors="replace")
+               for f in core_sources(top)):
+            return ["", "ecp5", "ice40"]
+        return [""]
+    runs = [(c.top, core_sources(c.top), p, [c.top], fam)
             for c in LIB.all() if c.top
-            for p in [{}] + ([c.params("synth")] if c.params("synth") else [])]
-    runs.append((SHELL.stem, [SHELL], {}, []))
+            for p in [{}] + ([c.params("synth")] if c.params("synth") else [])
+            for fam in families(c.top)]
+    runs.append((SHELL.stem, [SHELL], {}, [], ""))
     script = []
     checked = []
-    for top, files, params, cores in runs:
+    for top, files, params, cores, fam in runs:
         script += [
             f"log hwprof-parse-only: {top}",
-            slang_cmd(files, top, params, cores, keep_hierarchy=False),
+            slang_cmd(files, top, params, cores, keep_hierarchy=False,
+                      family=fam),
             f"hierarchy -check -top {top}",
             "proc",
             "design -reset",
         ]
-        checked.append(top + "".join(f" {k}={v}" for k, v in params.items()))
+        checked.append(top + "".join(f" {k}={v}" for k, v in params.items())
+                       + (f" HWPROF_FAMILY_{fam.upper()}" if fam else ""))
     ys = work / "parse.ys"
     log = work / "yosys.log"
     (REPO / ys).write_text("\n".join(script) + "\n")
@@ -511,7 +529,7 @@ def run_job(core: str, tag: str, params: dict[str, str], dev: str,
 
     script = [
         slang_cmd(core_sources(core) + [SHELL, wrap], top, {}, [core],
-                  keep_hierarchy=True),
+                  keep_hierarchy=True, family=d["family"]),
         f"hierarchy -check -top {top}",
         "# keep the core one module so `stat` can count it apart from the wrapper",
         f"setattr -set keep_hierarchy 1 {top}/u_dut",
@@ -1047,6 +1065,9 @@ def main() -> int:
         return parse_only(out_dir)
 
     if args.targets:
+        if args.param:
+            raise FlowError("--param does not apply with --targets (rows "
+                            "carry their parameters)")
         devices = resolve_devices(args.device) if args.device else None
         picked = pick_targets(load_targets(Path(args.targets)), args.core, devices)
         if not picked:
