@@ -94,8 +94,8 @@ module hwprof_markov_predictor #(
   logic               s1_valid_q;
   logic [IdW-1:0]     s1_phase_q;
   logic [Cands-1:0]   s1_cand_q;           // trained bits of the slots sharing p's low index bits
-  logic [IdxW-1:0]    s1_idx_q;            // p's slot
-  logic               s1_same_q;           // p's slot was trained in S0 (prev and p share it)
+  logic [Cands-1:0]   s1_sel_q;            // one-hot: p's candidate; none when p's slot was
+                                           // trained in S0 (prev and p share it)
   logic               s1_use_ram;          // predict the RAM word (else the phase)
   logic               s1_scored_q;
 
@@ -123,7 +123,7 @@ module hwprof_markov_predictor #(
   assign last_valid = s1_valid_q || have_pred_q;
 
   // Slot ids. A read of the slot being written in the same cycle is not
-  // used (the prediction is then p, s1_same_q), and ram_rdata is used only
+  // used (the prediction is then p: s1_sel_q is zero), and ram_rdata is used only
   // in the cycle after an update, so the RAM reads every cycle.
   if (LutRam != 0) begin : g_lutram
     // A DP16KD read port without its output register (5.8 ns
@@ -134,7 +134,12 @@ module hwprof_markov_predictor #(
     localparam int unsigned BankLoW = (IdxW < 4) ? IdxW : 4;
     localparam int unsigned BankD = 1 << BankLoW;
     localparam int unsigned Banks = Entries / BankD;
-    logic [IdW-1:0] bank_q [Banks];  // no reset: the banks' read registers
+    logic [IdW-1:0]  bank_q [Banks];  // no reset: the banks' read registers
+    logic [IdxW-1:0] s1_idx_q;        // no reset: p's slot, in S1
+
+    always_ff @(posedge clk_i) begin
+      s1_idx_q <= idx;
+    end
 
     for (genvar b = 0; b < Banks; b++) begin : g_bank
       (* ram_style = "distributed" *)
@@ -171,8 +176,7 @@ module hwprof_markov_predictor #(
       s1_valid_q   <= 1'b0;
       s1_phase_q   <= '0;
       s1_cand_q    <= '0;
-      s1_idx_q     <= '0;
-      s1_same_q    <= 1'b0;
+      s1_sel_q     <= '0;
       s1_scored_q  <= 1'b0;
     end else begin
       s1_valid_q <= upd;
@@ -183,8 +187,7 @@ module hwprof_markov_predictor #(
         // A slot trained in this very cycle is the phase's own slot only
         // when prev and p share it; the prediction is then p.
         s1_cand_q    <= cand;
-        s1_idx_q     <= idx;
-        s1_same_q    <= train && prev_idx_q == idx;
+        s1_sel_q     <= (train && prev_idx_q == idx) ? '0 : Cands'(1) << (32'(idx) >> LoW);
         s1_scored_q  <= last_valid;
         if (train) trained_q[prev_idx_q] <= 1'b1;
         have_prev_q  <= 1'b1;
@@ -198,7 +201,8 @@ module hwprof_markov_predictor #(
     end
   end
 
-  assign s1_use_ram = s1_cand_q[32'(s1_idx_q) >> LoW] && !s1_same_q;
+  // An AND-OR of two registered vectors: two LUT levels on iCE40.
+  assign s1_use_ram = |(s1_cand_q & s1_sel_q);
 
   assign res_valid_o   = s1_valid_q;
   assign res_pred_o    = s1_use_ram ? ram_rdata : s1_phase_q;
