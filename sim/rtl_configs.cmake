@@ -45,8 +45,10 @@ hwprof_rtl_config(Vpath_profiler_q2_d4_l8_s4_w2 test QueueDepth=2 Depth=4 MaxLen
 
 # Phase cells (docs/phase.md): Markov predictor, interval counter.
 hwprof_rtl_unit(markov_predictor TOP hwprof_markov_predictor MANIFEST hwprof_markov_predictor)
-hwprof_rtl_config(Vmarkov_predictor_e256 test Entries=256)
-hwprof_rtl_config(Vmarkov_predictor_e4 test Entries=4)
+# e256 builds the LUT RAM form (LutRam=1, the ECP5 default), e4 the block RAM
+# form (the default elsewhere; also in every DCR and detector build).
+hwprof_rtl_config(Vmarkov_predictor_e256 test Entries=256 LutRam=1)
+hwprof_rtl_config(Vmarkov_predictor_e4 test Entries=4 LutRam=0)
 hwprof_rtl_unit(interval_counter TOP hwprof_interval_counter MANIFEST hwprof_interval_counter)
 hwprof_rtl_config(Vinterval_counter_i32_c40 test IntervalW=32 CountW=40)
 hwprof_rtl_config(Vinterval_counter_i8_c18 test IntervalW=8 CountW=18)

@@ -16,7 +16,11 @@ device, this script runs
                  place and route with a clock target and --report JSON;
 
 then prints a table (core, device, LUTs, FFs, BRAMs, Fmax) and writes
-build/synth/results.json and build/synth/results.md. Work files, scripts and
+build/synth/results.json and build/synth/results.md. Then it judges the
+runs against the targets table fpga/synth/targets.json (with --targets it
+builds exactly that table's rows): per row the figures, the target, a
+reference, pass/fail and nextpnr's critical path, printed and written to
+build/synth/targets.md and targets.json (--markdown / --json FILE). Work files, scripts and
 logs stay in build/synth/<core>/<device>/.
 
 With --parse-only it instead runs one yosys process that reads every core
@@ -243,9 +247,13 @@ def generate_wrapper(top: str, tag: str, params: dict[str, str],
 
 
 def slang_cmd(files: list[Path], top: str, params: dict[str, str],
-              cores: list[str], keep_hierarchy: bool) -> str:
+              cores: list[str], keep_hierarchy: bool, family: str = "") -> str:
     # -j 1: the WebAssembly build cannot start threads.
     parts = ["read_slang", "-j", "1", "-D", "SYNTHESIS"]
+    # HWPROF_FAMILY_ECP5 / HWPROF_FAMILY_ICE40: the device family, for RTL
+    # that picks a RAM kind per family (docs/synthesis.md).
+    if family:
+        parts += ["-D", f"HWPROF_FAMILY_{family.upper()}"]
     for d in include_dirs(cores):
         parts += ["-I", str(d)]
     if keep_hierarchy:
@@ -310,21 +318,31 @@ def parse_only(out_dir: Path) -> int:
     (REPO / work).mkdir(parents=True, exist_ok=True)
     # Every core with a top, with its default parameters and, where its
     # `synth` target sets some, with those; then the I/O shell.
-    runs = [(c.top, core_sources(c.top), p, [c.top])
+    # A core whose sources test HWPROF_FAMILY_* is also parsed once per
+    # family define (the full flow sets one).
+    def families(top: str) -> list[str]:
+        if any("HWPROF_FAMILY_" in (REPO / f).read_text(errors="replace")
+               for f in core_sources(top)):
+            return ["", "ecp5", "ice40"]
+        return [""]
+    runs = [(c.top, core_sources(c.top), p, [c.top], fam)
             for c in LIB.all() if c.top
-            for p in [{}] + ([c.params("synth")] if c.params("synth") else [])]
-    runs.append((SHELL.stem, [SHELL], {}, []))
+            for p in [{}] + ([c.params("synth")] if c.params("synth") else [])
+            for fam in families(c.top)]
+    runs.append((SHELL.stem, [SHELL], {}, [], ""))
     script = []
     checked = []
-    for top, files, params, cores in runs:
+    for top, files, params, cores, fam in runs:
         script += [
             f"log hwprof-parse-only: {top}",
-            slang_cmd(files, top, params, cores, keep_hierarchy=False),
+            slang_cmd(files, top, params, cores, keep_hierarchy=False,
+                      family=fam),
             f"hierarchy -check -top {top}",
             "proc",
             "design -reset",
         ]
-        checked.append(top + "".join(f" {k}={v}" for k, v in params.items()))
+        checked.append(top + "".join(f" {k}={v}" for k, v in params.items())
+                       + (f" HWPROF_FAMILY_{fam.upper()}" if fam else ""))
     ys = work / "parse.ys"
     log = work / "yosys.log"
     (REPO / ys).write_text("\n".join(script) + "\n")
@@ -417,6 +435,69 @@ def parse_report(path: Path) -> dict:
             "critical_path": crit}
 
 
+CRIT_LINE = re.compile(
+    r"^Info:\s+(clk-to-q|source|routing|logic|setup)\s+([\d.]+)\s+([\d.]+)\s+(Source|Net)\s+(\S+)")
+
+
+def short_name(name: str, width: int = 60) -> str:
+    """A nextpnr cell or net name cut to its first and last parts (the
+    names yosys derives from chains of cells run to hundreds of characters)."""
+    if len(name) <= width:
+        return name
+    return name[:width // 2 - 2] + "..." + name[-(width // 2 - 1):]
+
+
+def parse_crit_log(path: Path) -> dict | None:
+    """nextpnr's "Critical path report for clock" (the first, clock to
+    clock; not the <async> cross-domain ones): source, sink, total, logic
+    and routing split and the three largest contributors."""
+    try:
+        lines = (REPO / path).read_text(errors="replace").splitlines()
+    except OSError:
+        return None
+    start = next((i for i, l in enumerate(lines)
+                  if "Critical path report for clock" in l), None)
+    if start is None:
+        return None
+    steps, split = [], None
+    for l in lines[start + 1:]:
+        m = CRIT_LINE.match(l)
+        if m:
+            steps.append({"type": m.group(1), "ns": float(m.group(2)),
+                          "total": float(m.group(3)), "name": m.group(5)})
+            continue
+        m = re.match(r"^Info: ([\d.]+) ns logic, ([\d.]+) ns routing", l)
+        if m:
+            split = (float(m.group(1)), float(m.group(2)))
+            break
+    if not steps:
+        return None
+    top = sorted(steps, key=lambda st: -st["ns"])[:3]
+    return {
+        "source": steps[0]["name"],
+        "sink": steps[-1]["name"],
+        "total_ns": steps[-1]["total"],
+        "logic_ns": split[0] if split else None,
+        "routing_ns": split[1] if split else None,
+        "steps": len(steps),
+        "top": [{"type": st["type"], "ns": st["ns"], "name": st["name"]}
+                for st in top],
+    }
+
+
+def crit_summary(cp: dict | None) -> str:
+    """One line: source -> sink, total (logic/routing), top contributors."""
+    if not cp:
+        return "-"
+    split = ""
+    if cp.get("logic_ns") is not None:
+        split = f" ({cp['logic_ns']:.2f} logic, {cp['routing_ns']:.2f} routing)"
+    tops = "; ".join(f"{t['type']} {t['ns']:.2f} {short_name(t['name'], 40)}"
+                     for t in cp["top"])
+    return (f"{short_name(cp['source'], 40)} -> {short_name(cp['sink'], 40)}: "
+            f"{cp['total_ns']:.2f} ns{split}; top: {tops}")
+
+
 _wrap_locks: dict[str, threading.Lock] = {}
 _wraps: dict[str, Path] = {}
 
@@ -448,7 +529,7 @@ def run_job(core: str, tag: str, params: dict[str, str], dev: str,
 
     script = [
         slang_cmd(core_sources(core) + [SHELL, wrap], top, {}, [core],
-                  keep_hierarchy=True),
+                  keep_hierarchy=True, family=d["family"]),
         f"hierarchy -check -top {top}",
         "# keep the core one module so `stat` can count it apart from the wrapper",
         f"setattr -set keep_hierarchy 1 {top}/u_dut",
@@ -508,6 +589,7 @@ def run_job(core: str, tag: str, params: dict[str, str], dev: str,
         "placed": rep["utilization"], "fmax_mhz": fmax,
         "fmax_by_seed": by_seed, "target_mhz": rep["target_mhz"],
         "critical_path": rep["critical_path"], "critical_path_seed": rep_seed,
+        "critical_path_log": parse_crit_log(work / f"nextpnr-s{rep_seed}.log"),
         "work_dir": str(work),
         "seconds": {"yosys": round(t_syn, 1), "nextpnr": round(t_pnr, 1)},
     }
@@ -633,6 +715,210 @@ def write_results(out_dir: Path, results: list[dict], meta: dict) -> None:
 
 
 # --------------------------------------------------------------------------
+# Targets table (fpga/synth/targets.json).
+# --------------------------------------------------------------------------
+
+TARGETS = Path("fpga/synth/targets.json")
+
+
+def load_targets(path: Path) -> list[dict]:
+    try:
+        doc = json.loads((REPO / path).read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise FlowError(f"{path}: {e}")
+    rows = doc.get("targets", [])
+    for i, t in enumerate(rows):
+        for key in ("core", "device", "issue"):
+            if key not in t:
+                raise FlowError(f"{path}: target {i} has no {key!r}")
+        if t["device"] not in DEVICES:
+            raise FlowError(f"{path}: target {i}: unknown device {t['device']!r}")
+        t.setdefault("params", {})
+        t["params"] = {k: str(v) for k, v in t["params"].items()}
+    return rows
+
+
+def run_tag(core: str, params: dict[str, str]) -> str:
+    """Work directory name: the core, plus every parameter that differs from
+    its synth target's."""
+    base = synth_params(core)
+    return core + "".join(f"-{k}{re.sub(r'[^A-Za-z0-9_.]', '_', v)}"
+                          for k, v in params.items() if base.get(k) != v)
+
+
+def effective_params(core: str, params: dict[str, str]) -> dict[str, str]:
+    return synth_params(core) | params
+
+
+def pick_targets(rows: list[dict], cores: list[str] | None,
+                 devices: list[str] | None) -> list[dict]:
+    """Target rows whose core and device were asked for (all by default)."""
+    want = None
+    if cores:
+        want = {core_of(n.strip()).top for item in cores
+                for n in item.split(",") if n.strip()}
+    return [t for t in rows
+            if (want is None or t["core"] in want)
+            and (devices is None or t["device"] in devices)]
+
+
+def device_capacity(r: dict) -> tuple[str, int, int] | None:
+    """(cell name, used, available) of the placed logic cells."""
+    for key, name in (("ICESTORM_LC", "LC"), ("TRELLIS_COMB", "COMB")):
+        if key in r.get("placed", {}):
+            u = r["placed"][key]
+            return name, u["used"], u["available"]
+    return None
+
+
+def judge(t: dict, r: dict | None) -> dict:
+    """One target row against its run: the figures, pass/fail and why."""
+    row = {"label": t.get("label", t["core"]), "core": t["core"],
+           "device": t["device"], "issue": t["issue"],
+           "params": t["params"], "target": {}, "reference": t.get("reference"),
+           "note": t.get("note")}
+    for key in ("min_fmax_mhz", "max_util_frac", "max_luts"):
+        if key in t:
+            row["target"][key] = t[key]
+    if r is None:
+        row.update(status="not built", passed=None, why=["not built in this run"])
+        return row
+    if r["status"] != "ok":
+        row.update(status="FAIL", passed=False, why=[r["status"]],
+                   log=r.get("log"))
+        return row
+    c = r["core_cells"]
+    cap = device_capacity(r)
+    known = [f for f in r["fmax_by_seed"].values() if f is not None]
+    row.update({
+        "tag": r["tag"],
+        "luts": c["luts"], "ffs": c["ffs"], "brams": c["brams"],
+        "other": other_cells(c),
+        "luts_frac": (c["luts"] / cap[2]) if cap else None,
+        "placed": ({"cell": cap[0], "used": cap[1], "available": cap[2],
+                    "frac": cap[1] / cap[2]} if cap else None),
+        "fmax_mhz": r["fmax_mhz"],
+        "fmax_range": [min(known), max(known)] if known else None,
+        "seeds": sorted(r["fmax_by_seed"]),
+        "critical_path": r.get("critical_path_log"),
+    })
+    why = []
+    if "min_fmax_mhz" in t:
+        if r["fmax_mhz"] is None or r["fmax_mhz"] < t["min_fmax_mhz"]:
+            why.append(f"Fmax {r['fmax_mhz'] or 0:.1f} < {t['min_fmax_mhz']} MHz")
+    if "max_util_frac" in t:
+        if cap is None or cap[1] / cap[2] > t["max_util_frac"]:
+            why.append(f"placed {100 * cap[1] / cap[2]:.0f}% > "
+                       f"{100 * t['max_util_frac']:.0f}%" if cap else "no utilisation")
+    if "max_luts" in t and c["luts"] > t["max_luts"]:
+        why.append(f"{c['luts']} LUTs > {t['max_luts']}")
+    row.update(status="PASS" if not why else "FAIL", passed=not why, why=why)
+    return row
+
+
+def target_text(row: dict) -> str:
+    t = row["target"]
+    parts = []
+    if "min_fmax_mhz" in t:
+        parts.append(f">= {t['min_fmax_mhz']:g} MHz")
+    if "max_util_frac" in t:
+        parts.append(f"<= {100 * t['max_util_frac']:.0f}% placed")
+    if "max_luts" in t:
+        parts.append(f"<= {t['max_luts']:,} LUTs")
+    return ", ".join(parts) + f" (#{row['issue']})"
+
+
+def reference_text(row: dict) -> str:
+    ref = row.get("reference")
+    if not ref:
+        return "-"
+    parts = []
+    if "fmax_mhz" in ref:
+        parts.append(f"{ref['fmax_mhz']:g} MHz")
+    if "les" in ref:
+        parts.append(f"{ref['les']:,} LEs")
+    return f"{' '.join(parts)} ({ref.get('note', '')}, {ref.get('source', '')})"
+
+
+TARGET_COLUMNS = ["core", "device", "params", "LUTs (% dev)", "FFs", "BRAMs",
+                  "placed", "Fmax MHz median (range)", "target", "reference",
+                  "result"]
+
+
+def target_cells(row: dict) -> list[str]:
+    params = " ".join(f"{k}={v}" for k, v in row["params"].items()) or "-"
+    if "luts" not in row:
+        return [row["label"], row["device"], params, "-", "-", "-", "-", "-",
+                target_text(row), reference_text(row),
+                row["status"] + (f": {'; '.join(row['why'])}"
+                                 if row["status"] == "FAIL" else "")]
+    luts = f"{row['luts']:,}"
+    if row["luts_frac"] is not None:
+        luts += f" ({100 * row['luts_frac']:.0f}%)"
+    pl = row["placed"]
+    placed = (f"{pl['used']:,}/{pl['available']:,} {pl['cell']} "
+              f"({100 * pl['frac']:.0f}%)" if pl else "-")
+    fmax = "n/a" if row["fmax_mhz"] is None else f"{row['fmax_mhz']:.1f}"
+    if row["fmax_range"] and len(row["seeds"]) > 1:
+        fmax += f" ({row['fmax_range'][0]:.1f}-{row['fmax_range'][1]:.1f})"
+    result = row["status"] + (f": {'; '.join(row['why'])}" if row["why"] and
+                              row["status"] == "FAIL" else "")
+    extra = [f"{row['other']}"] if row["other"] != "-" else []
+    return [row["label"], row["device"], params, luts, str(row["ffs"]),
+            str(row["brams"]) + (f" + {extra[0]}" if extra else ""), placed,
+            fmax, target_text(row), reference_text(row), result]
+
+
+def targets_text_table(rows: list[dict]) -> str:
+    table = [TARGET_COLUMNS] + [target_cells(r) for r in rows]
+    widths = [max(len(x[i]) for x in table) for i in range(len(TARGET_COLUMNS))]
+    right = {3, 4, 5, 7}
+    out = []
+    for n, cells in enumerate(table):
+        out.append("  ".join(c.rjust(w) if i in right else c.ljust(w)
+                             for i, (c, w) in enumerate(zip(cells, widths))).rstrip())
+        if n == 0:
+            out.append("  ".join("-" * w for w in widths))
+    crit = [r for r in rows if r.get("critical_path")]
+    if crit:
+        out += ["", "critical paths (nextpnr, seed nearest the median):"]
+        for r in crit:
+            out.append(f"  {r['label']} {r['device']}: {crit_summary(r['critical_path'])}")
+    return "\n".join(out)
+
+
+def targets_md(rows: list[dict], meta: dict) -> str:
+    out = [
+        "# hwprof synthesis targets",
+        "",
+        f"Generated {meta['date']} by `{meta['command']}` on {meta['machine']}.",
+        f"Seeds: {', '.join(str(s) for s in meta['seeds'])}. "
+        "Tools: " + "; ".join(meta["tools"].values()) + ".",
+        "",
+        "| " + " | ".join(TARGET_COLUMNS) + " |",
+        "|" + "|".join("---:" if i in {3, 4, 5, 7} else "---"
+                       for i in range(len(TARGET_COLUMNS))) + "|",
+    ]
+    for r in rows:
+        out.append("| " + " | ".join(c.replace("|", "\\|")
+                                     for c in target_cells(r)) + " |")
+    out += ["",
+            "LUTs: LUT4s of the core alone (a CCU2C counts two), % of the "
+            "device's logic cells. placed: logic cells of the whole wrapped "
+            "design (I/O shell included), which max_util_frac judges. Fmax: "
+            "median over the seeds, range in brackets. Targets from "
+            "fpga/synth/targets.json (issue number in brackets); reference: "
+            "published figures, not judged.",
+            "", "Critical paths (nextpnr's clock-to-clock report of the seed "
+            "nearest the median; the three largest delays):", ""]
+    for r in rows:
+        if r.get("critical_path"):
+            out.append(f"- {r['label']} {r['device']}: "
+                       f"`{crit_summary(r['critical_path'])}`")
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------
 # Main.
 # --------------------------------------------------------------------------
 
@@ -742,6 +1028,17 @@ def main() -> int:
     ap.add_argument("--parse-only", action="store_true",
                     help="only check that every core (and the I/O shell) "
                          "parses and elaborates with read_slang (for make lint)")
+    ap.add_argument("--targets", nargs="?", const=str(TARGETS), metavar="FILE",
+                    help="build the rows of the targets table (default "
+                         f"{TARGETS}; --core/--device filter them) and judge "
+                         "each; without it, rows of the table that a run "
+                         "matches are judged too")
+    ap.add_argument("--markdown", metavar="FILE",
+                    help="also write the targets table as Markdown to FILE "
+                         "(default <out>/targets.md)")
+    ap.add_argument("--json", metavar="FILE",
+                    help="also write the targets table as JSON to FILE "
+                         "(default <out>/targets.json)")
     ap.add_argument("--list", action="store_true",
                     help="list cores and devices and exit")
     args = ap.parse_args()
@@ -767,14 +1064,32 @@ def main() -> int:
     if args.parse_only:
         return parse_only(out_dir)
 
-    cores = resolve_cores(args.core)
-    devices = resolve_devices(args.device)
-    params = parse_params(args.param, cores)
-    if not cores:
-        progress("no core has a wrapper; nothing to do")
-        return 1
-    suffix = "".join(f"-{k}{re.sub(r'[^A-Za-z0-9_.]', '_', v)}"
-                     for k, v in params.items())
+    if args.targets:
+        if args.param:
+            raise FlowError("--param does not apply with --targets (rows "
+                            "carry their parameters)")
+        devices = resolve_devices(args.device) if args.device else None
+        picked = pick_targets(load_targets(Path(args.targets)), args.core, devices)
+        if not picked:
+            progress("no target row matches --core/--device; nothing to do")
+            return 1
+        jobs = []
+        for t in picked:
+            params = effective_params(t["core"], t["params"])
+            job = (t["core"], run_tag(t["core"], t["params"]), params, t["device"])
+            if job not in jobs:
+                jobs.append(job)
+    else:
+        cores = resolve_cores(args.core)
+        devices = resolve_devices(args.device)
+        params = parse_params(args.param, cores)
+        if not cores:
+            progress("no core has a wrapper; nothing to do")
+            return 1
+        suffix = "".join(f"-{k}{re.sub(r'[^A-Za-z0-9_.]', '_', v)}"
+                         for k, v in params.items())
+        jobs = [(c, c + suffix, synth_params(c) | params, dev)
+                for c in cores for dev in devices]
 
     progress("tool versions (the first call of each yowasp tool compiles it, "
              "about 30 s)")
@@ -785,30 +1100,29 @@ def main() -> int:
     if args.seeds < 1:
         raise FlowError("--seeds must be >= 1")
     seeds = list(range(args.seed, args.seed + args.seeds))
-    jobs = [(c, c + suffix, dev) for c in cores for dev in devices]
     progress(f"{len(jobs)} runs, {max(1, min(args.jobs, len(jobs)))} in "
              f"parallel; work dirs "
              f"under {out_dir}/")
     results: list[dict | None] = [None] * len(jobs)
     t0 = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
-        futs = {ex.submit(run_job, c, tag, synth_params(c) | params, dev,
-                          out_dir, args.freq, seeds): i
-                for i, (c, tag, dev) in enumerate(jobs)}
+        futs = {ex.submit(run_job, c, tag, ps, dev, out_dir, args.freq,
+                          seeds): i
+                for i, (c, tag, ps, dev) in enumerate(jobs)}
         for fut in concurrent.futures.as_completed(futs):
             i = futs[fut]
-            c, tag, dev = jobs[i]
+            c, tag, ps, dev = jobs[i]
             try:
                 results[i] = fut.result()
             except FlowError as e:
                 progress(f"FAILED: {e}")
-                results[i] = {"core": c, "params": params, "tag": tag,
+                results[i] = {"core": c, "params": ps, "tag": tag,
                               "device": dev, "part": DEVICES[dev]["part"],
                               "status": f"{e.step or 'flow'} failed",
                               "error": str(e).splitlines()[0], "log": e.log}
             except Exception as e:  # a bug here or unreadable tool output
                 progress(f"FAILED: {tag} {dev}: {type(e).__name__}: {e}")
-                results[i] = {"core": c, "params": params, "tag": tag,
+                results[i] = {"core": c, "params": ps, "tag": tag,
                               "device": dev, "part": DEVICES[dev]["part"],
                               "status": f"error: {type(e).__name__}: {e}"}
     done = [r for r in results if r is not None]
@@ -826,6 +1140,37 @@ def main() -> int:
     print(text_table(done))
     print(f"\nwrote {out_dir}/results.json and {out_dir}/results.md "
           f"({meta['seconds']:.0f} s)")
+    # The targets table: the rows built (--targets), else every row of the
+    # default table that one of these runs matches.
+    if args.targets:
+        rows = picked
+    else:
+        try:
+            rows = load_targets(TARGETS)
+        except FlowError as e:
+            progress(f"no targets table: {e}")
+            rows = []
+    by_key = {(r["core"], tuple(sorted(r["params"].items())), r["device"]): r
+              for r in done}
+    judged = []
+    for t in rows:
+        key = (t["core"], tuple(sorted(effective_params(t["core"], t["params"]).items())),
+               t["device"])
+        if key in by_key or args.targets:
+            judged.append(judge(t, by_key.get(key)))
+    if judged:
+        md_path = Path(args.markdown) if args.markdown else out_dir / "targets.md"
+        js_path = Path(args.json) if args.json else out_dir / "targets.json"
+        for path in (md_path, js_path):
+            (REPO / path).parent.mkdir(parents=True, exist_ok=True)
+        (REPO / md_path).write_text(targets_md(judged, meta))
+        (REPO / js_path).write_text(json.dumps({"meta": meta, "rows": judged},
+                                               indent=2) + "\n")
+        npass = sum(1 for r in judged if r["passed"])
+        print(f"\nTargets ({TARGETS if not args.targets else args.targets}): "
+              f"{npass} of {len(judged)} rows pass")
+        print(targets_text_table(judged))
+        print(f"\nwrote {md_path} and {js_path}")
     failed = [r for r in done if r["status"] != "ok"]
     if failed:
         print(f"{len(failed)} of {len(done)} runs FAILED", file=sys.stderr)

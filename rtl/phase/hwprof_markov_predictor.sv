@@ -16,20 +16,47 @@
 // trained bits and the history, discards an update offered in the same
 // cycle, and does not cancel a result already on the outputs.
 //
-// Implementation: slot ids in a simple dual-port RAM (hwprof_ram_2p, block RAM),
-// trained bits in flip-flops. S0 writes slot[prev] and reads slot[p] in the
-// same cycle; when they are the same slot the RAM's read is undefined, but
-// the prediction is then p itself, so S1 uses p and not the RAM word. The
-// last prediction for scoring is the S1 output itself when updates come
-// back to back, else a register.
+// Implementation (docs/phase.md "Cycle behaviour of markov_predictor"):
+//   * slot ids in a simple dual-port RAM read every cycle: one block RAM
+//     (LutRam = 0), or LUT RAM banks of 16 slots whose words at p's low
+//     index bits S0 registers and S1 picks from (LutRam = 1, the default
+//     when HWPROF_FAMILY_ECP5 is defined: a DP16KD read port without its
+//     output register is too slow for 150 MHz). S0 writes slot[prev] and
+//     reads slot[p]; when they are the same slot the read is not used (the
+//     prediction is p itself);
+//   * trained bits in flip-flops (clear_i forgets them all at once); their
+//     Entries:1 lookup is split over S0 (candidates per value of the upper
+//     3/8 of the index bits) and S1 (p's candidate);
+//   * pred_q takes every result as it leaves S1, so in S1's cycle it holds
+//     the prediction the update in S1 is scored against: res_correct_o
+//     compares two registers (pred_q, s1_phase_q), and the RAM's word only
+//     passes one mux (res_pred_o) before a register.
 `default_nettype none
+
+// The table's RAM kind follows the device family the synthesis flow names
+// (fpga/synth/synth.py defines HWPROF_FAMILY_ECP5 or HWPROF_FAMILY_ICE40).
+`ifdef HWPROF_FAMILY_ECP5
+`define HWPROF_MARKOV_LUTRAM 1
+`else
+`define HWPROF_MARKOV_LUTRAM 0
+`endif
 
 module hwprof_markov_predictor #(
   /// Slots (a power of two >= 2).
   parameter int unsigned Entries = 256,
   /// Width of a phase id.
   parameter int unsigned IdW = 16,
-  localparam int unsigned IdxW = $clog2(Entries)
+  /// Slot table in LUT RAM banks (1: ECP5, the default there) or in one
+  /// block RAM (0: iCE40 and simulation, the default elsewhere); the same
+  /// cycle behaviour either way. 1 on iCE40 (no LUT RAM) costs flip-flops.
+  parameter int unsigned LutRam = `HWPROF_MARKOV_LUTRAM,
+  localparam int unsigned IdxW = $clog2(Entries),
+  /// Index bits the trained-bit lookup resolves in S1 (the upper 3/8: balances the two cycles on iCE40).
+  localparam int unsigned HiW = (3 * IdxW) / 8,
+  /// Index bits it resolves in S0 (the rest).
+  localparam int unsigned LoW = IdxW - HiW,
+  /// Trained-bit candidates S0 hands to S1.
+  localparam int unsigned Cands = 1 << HiW
 ) (
   /// Clock.
   input  wire logic           clk_i,
@@ -66,37 +93,78 @@ module hwprof_markov_predictor #(
   // S1: the update of the previous cycle.
   logic               s1_valid_q;
   logic [IdW-1:0]     s1_phase_q;
-  logic               s1_use_ram_q;        // predict the RAM word (else the phase)
-  logic               s1_scored_q, s1_correct_q;
+  logic [Cands-1:0]   s1_cand_q;           // trained bits of the slots sharing p's low index bits
+  logic [Cands-1:0]   s1_sel_q;            // one-hot: p's candidate; none when p's slot was
+                                           // trained in S0 (prev and p share it)
+  logic               s1_use_ram;          // predict the RAM word (else the phase)
+  logic               s1_scored_q;
 
   // --------------------------------------------------------------------- S0
   logic               upd;
   logic [IdxW-1:0]    idx;
   logic               train;
   logic               last_valid;
-  logic [IdW-1:0]     last_pred;
-  logic [IdW-1:0]     ram_rdata;
+  logic [IdW-1:0]     ram_rdata;           // the slot word read in S0 (no reset)
+  logic [Cands-1:0]   cand;
+
+  // The trained-bit lookup trained_q[idx] is an Entries:1 mux; S0 does the
+  // first half (one candidate per value of the upper index bits, selected by
+  // the lower ones) and S1 the second, so neither cycle holds the whole tree.
+  always_comb begin
+    for (int unsigned g = 0; g < Cands; g++) begin
+      cand[g] = trained_q[IdxW'((g << LoW) | 32'(idx[LoW-1:0]))];
+    end
+  end
 
   assign upd = upd_valid_i && !clear_i;
   assign idx = upd_phase_i[IdxW-1:0];
   assign train = upd && have_prev_q;
-  // The prediction to score: S1's (back to back), else the stored one.
+  // A prediction to score: S1's (back to back), else a stored one.
   assign last_valid = s1_valid_q || have_pred_q;
-  assign last_pred = s1_valid_q ? res_pred_o : pred_q;
 
-  hwprof_ram_2p #(
-    .Depth(Entries),
-    .Width(IdW),
-    .GranW(IdW)
-  ) u_slots (
-    .clk_i  (clk_i),
-    .wmask_i(train),
-    .waddr_i(prev_idx_q),
-    .wdata_i(upd_phase_i),
-    .re_i   (upd),
-    .raddr_i(idx),
-    .rdata_o(ram_rdata)
-  );
+  // Slot ids. A read of the slot being written in the same cycle is not
+  // used (the prediction is then p: s1_sel_q is zero), and ram_rdata is used only
+  // in the cycle after an update, so the RAM reads every cycle.
+  if (LutRam != 0) begin : g_lutram
+    // A DP16KD read port without its output register (5.8 ns
+    // clock-to-out) cannot run at 150 MHz on ECP5 with a mux behind it, so
+    // there the table is LUT RAM in banks of 16 slots (TRELLIS_DPR16X4,
+    // asynchronous read): S0 registers each bank's word at p's low index
+    // bits, S1 picks p's bank.
+    localparam int unsigned BankLoW = (IdxW < 4) ? IdxW : 4;
+    localparam int unsigned BankD = 1 << BankLoW;
+    localparam int unsigned Banks = Entries / BankD;
+    logic [IdW-1:0]  bank_q [Banks];  // no reset: the banks' read registers
+    logic [IdxW-1:0] s1_idx_q;        // no reset: p's slot, in S1
+
+    always_ff @(posedge clk_i) begin
+      s1_idx_q <= idx;
+    end
+
+    for (genvar b = 0; b < Banks; b++) begin : g_bank
+      (* ram_style = "distributed" *)
+      logic [IdW-1:0] mem_q [BankD];  // no reset: RAM
+      always_ff @(posedge clk_i) begin
+        if (train && (32'(prev_idx_q) >> BankLoW) == b) mem_q[prev_idx_q[BankLoW-1:0]] <= upd_phase_i;
+        bank_q[b] <= mem_q[idx[BankLoW-1:0]];
+      end
+    end
+
+    assign ram_rdata = bank_q[32'(s1_idx_q) >> BankLoW];
+  end else begin : g_bram
+    // Block RAM (SB_RAM40_4K on iCE40): a simple dual-port RAM with a
+    // registered read (hwprof_ram_2p's behaviour, written out to share the
+    // read-every-cycle port with the LUT RAM form).
+    logic [IdW-1:0] slots_q [Entries];  // no reset: RAM
+    logic [IdW-1:0] rdata_q;            // no reset: the RAM's read register
+
+    always_ff @(posedge clk_i) begin
+      if (train) slots_q[prev_idx_q] <= upd_phase_i;
+      rdata_q <= slots_q[idx];
+    end
+
+    assign ram_rdata = rdata_q;
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -107,9 +175,9 @@ module hwprof_markov_predictor #(
       pred_q       <= '0;
       s1_valid_q   <= 1'b0;
       s1_phase_q   <= '0;
-      s1_use_ram_q <= 1'b0;
+      s1_cand_q    <= '0;
+      s1_sel_q     <= '0;
       s1_scored_q  <= 1'b0;
-      s1_correct_q <= 1'b0;
     end else begin
       s1_valid_q <= upd;
       if (s1_valid_q) pred_q <= res_pred_o;
@@ -118,9 +186,9 @@ module hwprof_markov_predictor #(
         s1_phase_q   <= upd_phase_i;
         // A slot trained in this very cycle is the phase's own slot only
         // when prev and p share it; the prediction is then p.
-        s1_use_ram_q <= trained_q[idx] && !(train && prev_idx_q == idx);
+        s1_cand_q    <= cand;
+        s1_sel_q     <= (train && prev_idx_q == idx) ? '0 : Cands'(1) << (32'(idx) >> LoW);
         s1_scored_q  <= last_valid;
-        s1_correct_q <= last_valid && (last_pred == upd_phase_i);
         if (train) trained_q[prev_idx_q] <= 1'b1;
         have_prev_q  <= 1'b1;
         prev_idx_q   <= idx;
@@ -133,11 +201,18 @@ module hwprof_markov_predictor #(
     end
   end
 
+  // An AND-OR of two registered vectors: two LUT levels on iCE40.
+  assign s1_use_ram = |(s1_cand_q & s1_sel_q);
+
   assign res_valid_o   = s1_valid_q;
-  assign res_pred_o    = s1_use_ram_q ? ram_rdata : s1_phase_q;
+  assign res_pred_o    = s1_use_ram ? ram_rdata : s1_phase_q;
   assign res_scored_o  = s1_scored_q;
-  assign res_correct_o = s1_correct_q;
+  // pred_q, in S1's cycle, is the prediction S0 scored against (the
+  // previous result, registered), so the comparison sits behind registers
+  // and not behind the RAM's read port.
+  assign res_correct_o = s1_scored_q && (pred_q == s1_phase_q);
 
 endmodule
 
+`undef HWPROF_MARKOV_LUTRAM
 `default_nettype wire

@@ -223,6 +223,35 @@ TEST(IntervalCounterRtl, CountSaturates) {
   EXPECT_TRUE(ls.step(rec(200, 0)).end);  // still far past the boundary
 }
 
+TEST(IntervalCounterRtl, CarriesCrossTheAdderSplits) {
+  // The RTL splits count + insns at bit 21 and count + insns - interval at
+  // bit 21 (carry select, CountW 40): drive the count across both splits
+  // and past 2^32, with boundaries on either side, in lock-step.
+  const SimEnv env = SimEnv::from_env();
+  auto ls = hwprof::tb::make_interval_lockstep({32, 40}, env, test_name(), env.seed);
+  // Interval 2^32 - 1 = 65535 * 65537: exactly the 65537th record of 65535
+  // instructions ends it, and the count is then 0.
+  for (uint32_t k = 1; k <= 65537; ++k) ASSERT_EQ(ls.step(rec(0xffffffffu, 65535)).end, k == 65537) << "record " << k;
+  EXPECT_EQ(ls.model().count(), 0u);
+  // Interval 1: each record ends one interval and adds 65534, so the count
+  // crosses 2^21 (record 33) and 2^32 (record 65539).
+  for (int k = 0; k < 70000; ++k) ASSERT_TRUE(ls.step(rec(1, 65535)).end);
+  EXPECT_GT(ls.model().count(), uint64_t{1} << 32);
+  // The interval changes without a restart: the count (4,587,380,000) is
+  // past any 32-bit boundary, so the next record ends one; the count is then
+  // 292,412,727, below the interval, and the next seven end none.
+  uint64_t ends = 0;
+  for (int k = 0; k < 8; ++k) ends += ls.step(rec(0xfffffff0u, 7)).end;
+  EXPECT_EQ(ends, 1u);
+  EXPECT_EQ(ls.model().count(), 292412776u);
+  // Back from below: a count just under a boundary in the upper half.
+  ls.step({3000000, true, false, 0});
+  for (int k = 0; k < 45; ++k) ls.step(rec(3000000, 65535));  // 2,949,075: below, crosses 2^21
+  EXPECT_FALSE(ls.step(rec(3000000, 50924)).end);              // 2,999,999
+  EXPECT_TRUE(ls.step(rec(3000000, 1)).end);                   // 3,000,000 ends, count 0
+  EXPECT_EQ(ls.model().count(), 0u);
+}
+
 TEST(IntervalCounterRtl, Random) {
   const SimEnv env = SimEnv::from_env();
   const unsigned seeds = env.seeds ? env.seeds : 8;
