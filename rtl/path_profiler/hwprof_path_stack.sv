@@ -140,9 +140,10 @@ module hwprof_path_stack #(
   // ---------------------------------------------------------------------
   // State.
 
-  entry_t            ent_q [Depth];  // no reset: qualified by count_q
+  entry_t            ent_q [1];      // the top; no reset: qualified by count_q
   logic [CountW-1:0] count_q, count_d;
   logic              empty_q;        // count_q == 0
+  logic              multi_q;        // count_q >= 2
   logic              full_q;         // count_q == Depth
   logic [ExtW-1:0]   tos_ext_q;      // empty_q ? 0 : ent_q[0].ext
   logic              out_valid_q;
@@ -263,47 +264,82 @@ module hwprof_path_stack #(
   end
 
   // ---------------------------------------------------------------------
-  // Stack storage: shift register, entry 0 = top.
+  // Stack storage: entry 0 (the top) in flip-flops, entries 1..count-1 in a
+  // RAM used as a circular stack (wp_q = slot of entry 1), plus a bypass
+  // register holding the word spilled at the last edge.
 
   // Entry 0: push, or an update alone that splits -> fresh; pop alone ->
-  // entry 1; update alone -> tos_upd.
+  // entry 1 (bypass register or RAM read register); update alone -> tos_upd.
   entry_t ent0_d;
+  entry_t below;        // entry 1, for a fill
+  entry_t spill_data;   // the top after step 3, for a spill
   logic   ent0_we;
-  assign ent0_we = go & (op_push | op_pop | touch);
-  if (Depth > 1) begin : gen_ent0_deep
-    assign ent0_d = (op_push | split) ? fresh : (op_pop ? ent_q[1] : tos_upd);
-  end else begin : gen_ent0_one
-    // Depth 1: a pop alone leaves the stack empty; entry 0 is then stale.
-    assign ent0_d = (op_push | split) ? fresh : tos_upd;
-  end
+  logic   spill, fill;  // RAM write / top refilled from entry 1
+  assign ent0_we    = go & (op_push | op_pop | touch);
+  assign ent0_d     = (op_push | split) ? fresh : (op_pop ? below : tos_upd);
+  assign spill_data = !touch ? ent_q[0] : (split ? fresh : tos_upd);
+  // A push alone on a stack that is non-empty after step 2 moves the top
+  // down; a pop alone with count >= 2 (no creation then) brings entry 1 up.
+  assign spill = go & op_push & !op_pop & (create | !empty_q);
+  assign fill  = go & op_pop & !op_push & multi_q;
+
   always_ff @(posedge clk_i) begin
     if (ent0_we) ent_q[0] <= ent0_d;
   end
 
-  // Entries 1..Depth-1 move only on a push alone (down) or a pop alone (up).
-  // The shift direction is selected by the record's raw push bit: loop
-  // extension clears push and pop together, and then the entry is not
-  // written, so the select need not wait for extend.
-  for (genvar i = 1; i < Depth; i++) begin : gen_ent
-    entry_t down_in, ent_d;
-    logic   ent_we;
-    if (i == 1) begin : gen_below_top
-      // The top after step 3.
-      assign down_in = !touch ? ent_q[0] : (split ? fresh : tos_upd);
-    end else begin : gen_lower
-      assign down_in = ent_q[i-1];
+  if (Depth > 1) begin : gen_ram
+    localparam int unsigned SlotW = (Depth - 1 > 2) ? $clog2(Depth - 1) : 1;
+    localparam int unsigned Slots = 1 << SlotW;
+
+    logic [SlotW-1:0] wp_q, wp_d;
+    logic             fwd_q;     // the last edge spilled: entry 1 is spill_q
+    entry_t           spill_q;   // no reset: qualified by fwd_q
+    entry_t           rdata;     // RAM read register: the word at wp_q
+
+    always_comb begin
+      wp_d = wp_q;
+      if (spill) wp_d = wp_q + SlotW'(1);
+      if (fill)  wp_d = wp_q - SlotW'(1);
     end
-    if (i == Depth - 1) begin : gen_bottom
-      // Nothing shifts up into the bottom entry; it keeps its stale value.
-      assign ent_we = go & op_push & !op_pop;
-      assign ent_d  = down_in;
-    end else begin : gen_middle
-      assign ent_we = go & (op_push ^ op_pop);
-      assign ent_d  = rec.ops.push ? down_in : ent_q[i+1];
+
+    // Read-ahead: every edge loads the read register with the word at the
+    // next wp. On a spill the read collides with the write (undefined), and
+    // fwd_q selects the bypass register for the one cycle that follows.
+    hwprof_ram_2p #(
+      .Depth(Slots),
+      .Width($bits(entry_t)),
+      .GranW($bits(entry_t))
+    ) u_ram (
+      .clk_i,
+      .wmask_i(spill),
+      .waddr_i(wp_d),
+      .wdata_i(spill_data),
+      .re_i   (1'b1),
+      .raddr_i(wp_d),
+      .rdata_o(rdata)
+    );
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        wp_q  <= '0;
+        fwd_q <= 1'b0;
+      end else begin
+        wp_q  <= wp_d;
+        fwd_q <= spill;
+      end
     end
+
     always_ff @(posedge clk_i) begin
-      if (ent_we) ent_q[i] <= ent_d;
+      if (spill) spill_q <= spill_data;
     end
+
+    assign below = fwd_q ? spill_q : rdata;
+  end else begin : gen_no_ram
+    // Depth 1: a push on the full stack discards the top itself; a pop
+    // leaves the stack empty (entry 0 then stale).
+    assign below = ent_q[0];
+    logic unused_storage;
+    assign unused_storage = ^{spill, fill, spill_data};
   end
 
   // ---------------------------------------------------------------------
@@ -313,12 +349,14 @@ module hwprof_path_stack #(
     if (!rst_ni) begin
       count_q     <= '0;
       empty_q     <= 1'b1;
+      multi_q     <= 1'b0;
       full_q      <= 1'b0;
       tos_ext_q   <= '0;
       out_valid_q <= 1'b0;
     end else if (go) begin
       count_q     <= count_d;
       empty_q     <= (count_d == '0);
+      multi_q     <= (count_d != '0) && (count_d != CountW'(1));
       full_q      <= (count_d == CountW'(Depth));
       tos_ext_q   <= (count_d == '0) ? '0 : (ent0_we ? ent0_d.ext : ent_q[0].ext);
       out_valid_q <= emit;
@@ -380,6 +418,7 @@ module hwprof_path_stack #(
                  $stable({out_ent_q, out_split_q, out_frame_end_q, out_depth_q}))
   `HWPROF_ASSERT(count_in_range, count_q <= CountW'(Depth))
   `HWPROF_ASSERT(empty_flag_matches, empty_q == (count_q == '0))
+  `HWPROF_ASSERT(multi_flag_matches, multi_q == (count_q != '0 && count_q != CountW'(1)))
   `HWPROF_ASSERT(full_flag_matches, full_q == (count_q == CountW'(Depth)))
   logic [ExtW-1:0] top_ext;
   assign top_ext = ent_q[0].ext;
