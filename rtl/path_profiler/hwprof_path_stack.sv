@@ -142,6 +142,11 @@ module hwprof_path_stack #(
 
   entry_t            ent_q [1];      // the top; no reset: qualified by count_q
   logic [CountW-1:0] count_q, count_d;
+  // Thermometer copy of the occupancy (bit i = count_q > i): the flags the
+  // algorithm needs come straight from flip-flops, and its next value is one
+  // shift away from the record's operations (no adder, no compare).
+  logic [Depth-1:0]  therm_q, therm_d, therm1;
+  logic [Depth:0]    therm_x;        // therm_q with a 0 above (Depth 1)
   logic              empty_q;        // count_q == 0
   logic              multi_q;        // count_q >= 2
   logic              full_q;         // count_q == Depth
@@ -197,6 +202,12 @@ module hwprof_path_stack #(
   // Step 2.
   assign create = touch & empty_q;
   assign count1 = count_q | CountW'(create);  // create only when count_q == 0
+  assign therm1 = therm_q | Depth'(create);
+
+  assign therm_x = {1'b0, therm_q};
+  assign empty_q = !therm_x[0];
+  assign multi_q = therm_x[1];
+  assign full_q  = therm_x[Depth-1];
 
   always_comb begin
     fresh       = '0;
@@ -260,6 +271,12 @@ module hwprof_path_stack #(
       2'b01:   count_d = (count1 == '0) ? count1 : count1 - CountW'(1);
       2'b11:   count_d = (count1 == '0) ? CountW'(1) : count1;
       default: count_d = count1;
+    endcase
+    unique case ({op_push, op_pop})
+      2'b10:   therm_d = (therm1 << 1) | Depth'(1);  // saturates at Depth
+      2'b01:   therm_d = therm1 >> 1;
+      2'b11:   therm_d = therm1 | Depth'(1);
+      default: therm_d = therm1;
     endcase
   end
 
@@ -348,17 +365,13 @@ module hwprof_path_stack #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       count_q     <= '0;
-      empty_q     <= 1'b1;
-      multi_q     <= 1'b0;
-      full_q      <= 1'b0;
+      therm_q     <= '0;
       tos_ext_q   <= '0;
       out_valid_q <= 1'b0;
     end else if (go) begin
       count_q     <= count_d;
-      empty_q     <= (count_d == '0);
-      multi_q     <= (count_d != '0) && (count_d != CountW'(1));
-      full_q      <= (count_d == CountW'(Depth));
-      tos_ext_q   <= (count_d == '0) ? '0 : (ent0_we ? ent0_d.ext : ent_q[0].ext);
+      therm_q     <= therm_d;
+      tos_ext_q   <= !therm_d[0] ? '0 : (ent0_we ? ent0_d.ext : ent_q[0].ext);
       out_valid_q <= emit;
     end else if (out_ready_i) begin
       out_valid_q <= 1'b0;
@@ -417,9 +430,11 @@ module hwprof_path_stack #(
   `HWPROF_ASSERT(out_data_held, out_valid_o && !out_ready_i |=>
                  $stable({out_ent_q, out_split_q, out_frame_end_q, out_depth_q}))
   `HWPROF_ASSERT(count_in_range, count_q <= CountW'(Depth))
-  `HWPROF_ASSERT(empty_flag_matches, empty_q == (count_q == '0))
-  `HWPROF_ASSERT(multi_flag_matches, multi_q == (count_q != '0 && count_q != CountW'(1)))
-  `HWPROF_ASSERT(full_flag_matches, full_q == (count_q == CountW'(Depth)))
+  logic [Depth-1:0] therm_ref;
+  always_comb begin
+    for (int unsigned i = 0; i < Depth; i++) therm_ref[i] = (32'(count_q) > i);
+  end
+  `HWPROF_ASSERT(therm_matches_count, therm_q == therm_ref)
   logic [ExtW-1:0] top_ext;
   assign top_ext = ent_q[0].ext;
   `HWPROF_ASSERT(tos_ext_matches, tos_ext_q == (empty_q ? '0 : top_ext))
