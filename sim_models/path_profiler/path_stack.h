@@ -138,13 +138,13 @@ class PathStack {
     unsigned wp_d = wp_;
     bool write = false;
     PathEntry wdata{};
+    if (go && algo_.last_ops().pop && algo_.last_ops().push) ++cov_.pop_push;
     if (go && slots_ > 0) {
       const PathOps& ops = algo_.last_ops();
       const bool touch = ops.upd || ops.updc;
       const unsigned count1 = n0 + ((touch && n0 == 0) ? 1 : 0);  // after step 2
       const bool spill = ops.push && !ops.pop && count1 >= 1;
       const bool fill = ops.pop && !ops.push && count1 >= 2;
-      if (ops.pop && ops.push) ++cov_.pop_push;
       if (spill) {
         wp_d = (wp_ + 1) & (slots_ - 1);
         write = true;
