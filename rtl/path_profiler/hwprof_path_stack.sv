@@ -176,7 +176,7 @@ module hwprof_path_stack #(
   entry_t            fresh;          // {start = next, rest 0}
   entry_t            top_upd;        // step 3 applied to entry 0
   entry_t            new_upd;        // step 3 applied to the created entry
-  entry_t            tos_upd;        // step 3 applied to the entry it works on
+  entry_t            tos_upd;        // the top after step 3 (entry 0 if untouched)
   logic              top_last;       // entry 0 holds MaxLen - 1 branches
   logic              full;           // the update reaches MaxLen
   logic              split;          // step 3 emits
@@ -241,7 +241,16 @@ module hwprof_path_stack #(
     new_upd.ext        = ExtW'(extend);
   end
 
-  assign tos_upd = create ? new_upd : top_upd;
+  // The top after step 3 (before a split replaces it): the created entry,
+  // or entry 0 with its counts added only when the record touches it (the
+  // other fields of top_upd equal entry 0's unless the record updates, so
+  // only the two counts need the touch select).
+  always_comb begin
+    tos_upd        = top_upd;
+    tos_upd.events = touch ? top_upd.events : ent_q[0].events;
+    tos_upd.insns  = touch ? top_upd.insns : ent_q[0].insns;
+    if (create) tos_upd = new_upd;
+  end
 
   // length + 1 == MaxLen, compared before the increment (no wrap: length <
   // MaxLen < 2^LenW); a created entry starts at length 0.
@@ -256,7 +265,7 @@ module hwprof_path_stack #(
   assign emit      = split | pop_hit;
   // Step 3 emits the updated entry; step 4 emits the updated entry when the
   // record touched it, else the old top (count_q != 0).
-  assign emit_ent  = touch ? tos_upd : ent_q[0];
+  assign emit_ent  = tos_upd;
   // Its incomplete flag without waiting for touch: a created entry is
   // incomplete, any other emitted entry keeps entry 0's flag.
   assign emit_inc  = create | ent_q[0].incomplete;
@@ -294,7 +303,7 @@ module hwprof_path_stack #(
   logic   spill, fill;  // RAM write / top refilled from entry 1
   assign ent0_we    = go & (op_push | op_pop | touch);
   assign ent0_d     = (op_push | split) ? fresh : (op_pop ? below : tos_upd);
-  assign spill_data = !touch ? ent_q[0] : (split ? fresh : tos_upd);
+  assign spill_data = split ? fresh : tos_upd;
   // A push alone on a stack that is non-empty after step 2 moves the top
   // down; a pop alone with count >= 2 (no creation then) brings entry 1 up.
   assign spill = go & op_push & !op_pop & (create | !empty_q);
