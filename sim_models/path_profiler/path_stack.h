@@ -69,6 +69,8 @@ class PathStack {
     uint64_t pop_push = 0;        ///< pop + push (top rewritten, RAM untouched)
     uint64_t wraps = 0;           ///< wp crossed the end of the RAM (either way)
     unsigned max_fill_run = 0;    ///< longest run of fills on consecutive records
+    uint64_t fill_after_fill = 0;   ///< fills whose previous record also filled
+    uint64_t spill_after_spill = 0; ///< spills whose previous record also spilled
     unsigned max_ram_entries = 0; ///< most entries held in the RAM
     uint64_t resets_with_ram = 0; ///< resets while the RAM held entries
   };
@@ -87,6 +89,7 @@ class PathStack {
     rdata_.reset();
     std::fill(ram_.begin(), ram_.end(), std::nullopt);
     fill_run_ = 0;
+    last_spill_ = false;
   }
   bool in_ready(bool out_ready) const { return !out_valid_ || out_ready; }
   const PathStackAlgo& algo() const { return algo_; }
@@ -145,6 +148,8 @@ class PathStack {
       const unsigned count1 = n0 + ((touch && n0 == 0) ? 1 : 0);  // after step 2
       const bool spill = ops.push && !ops.pop && count1 >= 1;
       const bool fill = ops.pop && !ops.push && count1 >= 2;
+      if (spill && last_spill_) ++cov_.spill_after_spill;
+      last_spill_ = spill;
       if (spill) {
         wp_d = (wp_ + 1) & (slots_ - 1);
         write = true;
@@ -166,6 +171,7 @@ class PathStack {
         check(algo_.occupancy() >= 1 && *src == algo_.entry(0), "filled top differs from the functional model");
         if (wp_ == 0) ++cov_.wraps;
         wp_d = (wp_ + slots_ - 1) & (slots_ - 1);
+        if (fill_run_ > 0) ++cov_.fill_after_fill;
         cov_.max_fill_run = std::max(cov_.max_fill_run, ++fill_run_);
       } else {
         fill_run_ = 0;
@@ -203,6 +209,7 @@ class PathStack {
   bool fwd_ = false;                // the last edge spilled
   unsigned wp_ = 0;
   unsigned fill_run_ = 0;
+  bool last_spill_ = false;
   Coverage cov_;
 };
 

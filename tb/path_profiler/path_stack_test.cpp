@@ -745,11 +745,13 @@ TEST_P(PathFrontendRealTrace, LockstepEveryCycleAndEqualsFunctionalModel) {
     EXPECT_GT(cv.fills_bypass, 0u);
   }
   std::printf("[trace] %s %s storage: %llu spills (%llu on a full stack), fills %llu from RAM + %llu bypass, "
-              "%llu pop+push, longest fill run %u, most RAM entries %u\n",
+              "%llu pop+push, longest fill run %u, fills after a fill %llu, spills after a spill %llu, "
+              "most RAM entries %u\n",
               tc.path.c_str(), tc.mode.c_str(), static_cast<unsigned long long>(cv.spills),
               static_cast<unsigned long long>(cv.full_spills), static_cast<unsigned long long>(cv.fills_ram),
               static_cast<unsigned long long>(cv.fills_bypass), static_cast<unsigned long long>(cv.pop_push),
-              cv.max_fill_run, cv.max_ram_entries);
+              cv.max_fill_run, static_cast<unsigned long long>(cv.fill_after_fill),
+              static_cast<unsigned long long>(cv.spill_after_spill), cv.max_ram_entries);
   std::printf("[trace] %s %s: %llu records, %llu descriptors (%llu incomplete, %llu splits, %llu overflows), "
               "%llu cycles\n",
               tc.path.c_str(), tc.mode.c_str(), static_cast<unsigned long long>(st.records),
