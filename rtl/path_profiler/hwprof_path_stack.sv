@@ -35,15 +35,32 @@
 //     kind; overflows += go & push on a full stack (occupancy after steps
 //     2 and 4 == Depth); empty_pops += go & pop on an empty stack (after
 //     step 2); stall_cycles += in_valid_i & !in_ready_o.
-//   * Storage is a shift register, entry 0 = top of stack: a push shifts
-//     down (the bottom entry falls off on overflow), a pop shifts up (the
-//     bottom entry keeps its stale value), pop + push rewrites entry 0
-//     only, an update alone rewrites entry 0 only. Entries at index >=
-//     occupancy are stale and never reach an output: the top is read only
-//     while the occupancy is non-zero (step 2 supplies the entry otherwise),
-//     and every entry inside the occupancy has been written.
-//   * Reset: occupancy, output valid and counters only; the entries and the
-//     output data register have no reset (they are qualified by occupancy and
+//   * Storage (docs/path_stack.md, "Storage"; mirrored and checked in
+//     PathStack): entry 0 (the top) in flip-flops; entries 1..count-1 in a
+//     RAM of Slots = 2^max(1, clog2(Depth-1)) words (hwprof_ram_2p, block RAM:
+//     8 SB_RAM40_4K on iCE40 for the 113-bit entry) used as a circular
+//     stack, wp_q = the slot of entry 1. A push alone on a stack that is
+//     non-empty after step 2 spills the top after step 3 (or the fresh entry
+//     that replaced a split one) to slot wp+1 and moves wp there; on a full
+//     stack this abandons the bottom entry's slot (overflow discard = a
+//     pointer move). A pop alone with count >= 2 refills the top from entry
+//     1 and moves wp down. Pop + push, an update alone and records without
+//     operations rewrite only the top. The RAM is read every edge at the next
+//     wp (read-ahead, latency 1), so entry 1 is always in the RAM's read
+//     register, except after an edge that spilled (the read collided with the
+//     write): then it is in the bypass register spill_q (fwd_q = 1 for that
+//     one cycle). So no record pattern stalls: a pop right after a spill, pop
+//     runs of any length and push runs of any length all take one clock per
+//     record, and the ports behave exactly as with the former 16-entry shift
+//     register. Entries at index >= occupancy are stale and never reach an
+//     output; every entry inside the occupancy was written after the last
+//     reset.
+//   * Timing: the occupancy has a thermometer copy (therm_q) whose flags
+//     (empty, >= 2, full) come straight from flip-flops and whose next value
+//     is one shift from the operations.
+//   * Reset: occupancy, wp, fwd, output valid and counters only; the top,
+//     the RAM, its read register, the bypass register and the output data
+//     register have no reset (they are qualified by occupancy, fwd_q and
 //     out_valid_o).
 `default_nettype none
 `include "hwprof_assert.svh"
