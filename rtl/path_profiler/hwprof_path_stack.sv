@@ -37,9 +37,11 @@
 //     step 2); stall_cycles += in_valid_i & !in_ready_o.
 //   * Storage (docs/path_stack.md, "Storage"; mirrored and checked in
 //     PathStack): entry 0 (the top) in flip-flops; entries 1..count-1 in a
-//     RAM of Slots = 2^max(1, clog2(Depth-1)) words (hwprof_ram_2p, block RAM:
-//     8 SB_RAM40_4K on iCE40 for the 113-bit entry) used as a circular
-//     stack, wp_q = the slot of entry 1. A push alone on a stack that is
+//     RAM of Slots = 2^max(1, clog2(Depth-1)) words (hwprof_ram_2p, block RAM)
+//     used as a circular stack, wp_q = the slot of entry 1. A word leaves out
+//     dirs[MaxLen-1] and the length's bits above $clog2(MaxLen), which are 0
+//     on every entry below the top (length < MaxLen): 111 of the 113 bits
+//     for MaxLen 32, 7 SB_RAM40_4K on iCE40. A push alone on a stack that is
 //     non-empty after step 2 spills the top after step 3 (or the fresh entry
 //     that replaced a split one) to slot wp+1 and moves wp there; on a full
 //     stack this abandons the bottom entry's slot (overflow discard = a
@@ -333,11 +335,29 @@ module hwprof_path_stack #(
   if (Depth > 1) begin : gen_ram
     localparam int unsigned SlotW = (Depth - 1 > 2) ? $clog2(Depth - 1) : 1;
     localparam int unsigned Slots = 1 << SlotW;
+    // Stored entry: every entry below the top has length < MaxLen (a path
+    // reaching MaxLen is emitted at once), so dirs[MaxLen-1] is 0 and the
+    // length fits $clog2(MaxLen) bits: 111 bits for MaxLen 32, 7 EBRs on
+    // iCE40 (16 bits each) instead of 8.
+    localparam int unsigned RamLenW  = (MaxLen > 1) ? $clog2(MaxLen) : 1;
+    localparam int unsigned RamDirsW = (MaxLen > 1) ? MaxLen - 1 : 1;
+
+    typedef struct packed {
+      logic [AddrW-1:0]       start;
+      logic [RamLenW-1:0]     length;
+      logic [RamDirsW-1:0]    dirs;
+      logic [DescEventsW-1:0] events;
+      logic [DescInsnsW-1:0]  insns;
+      logic [ExtW-1:0]        ext;
+      logic                   incomplete;
+    } word_t;
 
     logic [SlotW-1:0] wp_q, wp_d;
     logic             fwd_q;     // the last edge spilled: entry 1 is spill_q
-    entry_t           spill_q;   // no reset: qualified by fwd_q
-    entry_t           rdata;     // RAM read register: the word at wp_q
+    word_t            spill_w;   // spill_data as stored
+    word_t            spill_q;   // no reset: qualified by fwd_q
+    word_t            rdata;     // RAM read register: the word at wp_q
+    word_t            below_w;
 
     always_comb begin
       wp_d = wp_q;
@@ -345,18 +365,26 @@ module hwprof_path_stack #(
       if (fill)  wp_d = wp_q - SlotW'(1);
     end
 
+    assign spill_w.start      = spill_data.start;
+    assign spill_w.length     = RamLenW'(spill_data.length);
+    assign spill_w.dirs       = RamDirsW'(spill_data.dirs);
+    assign spill_w.events     = spill_data.events;
+    assign spill_w.insns      = spill_data.insns;
+    assign spill_w.ext        = spill_data.ext;
+    assign spill_w.incomplete = spill_data.incomplete;
+
     // Read-ahead: every edge loads the read register with the word at the
     // next wp. On a spill the read collides with the write (undefined), and
     // fwd_q selects the bypass register for the one cycle that follows.
     hwprof_ram_2p #(
       .Depth(Slots),
-      .Width($bits(entry_t)),
-      .GranW($bits(entry_t))
+      .Width($bits(word_t)),
+      .GranW($bits(word_t))
     ) u_ram (
       .clk_i,
       .wmask_i(spill),
       .waddr_i(wp_d),
-      .wdata_i(spill_data),
+      .wdata_i(spill_w),
       .re_i   (1'b1),
       .raddr_i(wp_d),
       .rdata_o(rdata)
@@ -373,10 +401,28 @@ module hwprof_path_stack #(
     end
 
     always_ff @(posedge clk_i) begin
-      if (spill) spill_q <= spill_data;
+      if (spill) spill_q <= spill_w;
     end
 
-    assign below = fwd_q ? spill_q : rdata;
+    assign below_w = fwd_q ? spill_q : rdata;
+    always_comb begin
+      below            = '0;
+      below.start      = below_w.start;
+      below.length     = LenW'(below_w.length);
+      below.dirs       = MaxLen'(below_w.dirs);
+      below.events     = below_w.events;
+      below.insns      = below_w.insns;
+      below.ext        = below_w.ext;
+      below.incomplete = below_w.incomplete;
+    end
+
+    // The bits left out are 0 on every spilled entry.
+    logic [LenW-1:0]   spill_len;
+    logic [MaxLen-1:0] spill_dirs;
+    assign spill_len  = spill_data.length;
+    assign spill_dirs = spill_data.dirs;
+    `HWPROF_ASSERT(spilled_length_fits, spill |-> 32'(spill_len) < MaxLen)
+    `HWPROF_ASSERT(spilled_top_dir_zero, spill |-> !spill_dirs[MaxLen-1])
   end else begin : gen_no_ram
     // Depth 1: a push on the full stack discards the top itself; a pop
     // leaves the stack empty (entry 0 then stale).

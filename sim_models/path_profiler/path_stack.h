@@ -10,7 +10,9 @@
 // RAM-backed stack, to check that the scheme can serve every record without
 // a stall and to report which storage states a stimulus reached:
 //   * entry 0 (the top) in flip-flops; entries 1..count-1 in a RAM of
-//     Slots = 2^max(1, clog2(Depth-1)) words used as a circular stack, wp =
+//     Slots = 2^max(1, clog2(Depth-1)) words used as a circular stack (a word
+//     leaves out dirs[MaxLen-1] and, for MaxLen a power of two, the length's
+//     top bit: 0 on every entry below the top, length < MaxLen), wp =
 //     the slot of entry 1 (entry i at slot wp - (i-1) mod Slots);
 //   * a push alone on a non-empty stack (after step 2) spills the old top
 //     (after step 3) to slot wp+1 and makes it wp; on a full stack (count
@@ -154,6 +156,10 @@ class PathStack {
         wp_d = (wp_ + 1) & (slots_ - 1);
         write = true;
         wdata = algo_.entry(1);  // the old top after step 3
+        // The RAM word leaves out dirs[MaxLen-1] and the length's top bit
+        // when MaxLen is a power of two: both are 0 on a spilled entry.
+        check(wdata.length < algo_.max_len() && !(wdata.dirs >> (algo_.max_len() - 1) & 1u),
+              "spilled entry does not fit the RAM word");
         ++cov_.spills;
         if (count1 == algo_.depth()) ++cov_.full_spills;
         if (wp_d == 0) ++cov_.wraps;
