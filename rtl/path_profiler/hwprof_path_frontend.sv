@@ -188,17 +188,16 @@ module hwprof_path_frontend #(
                                        (32'(PathParamsMaxLenW'(MaxLen)) << PathParamsMaxLenLsb) |
                                        (32'(PathParamsQueueDepthW'(QueueDepth)) << PathParamsQueueDepthLsb);
 
-  // Counter k at PathAddrRecords + k; addresses above PARAMS read 0.
-  logic [2:0] st_off;
-  assign st_off = 3'(csr_addr_i - PathAddrRecords);
-
+  // Counter k at PathAddrRecords + k; addresses above PARAMS read 0. One
+  // flat selection on the address (no offset subtraction before the mux).
   always_comb begin
-    unique case (csr_addr_i)
-      PathAddrPpcr:   csr_rdata_o = ppcr;
-      PathAddrStatus: csr_rdata_o = status;
-      PathAddrParams: csr_rdata_o = ParamsWord;
-      default:        csr_rdata_o = (csr_addr_i < PathAddrParams) ? st[st_off] : '0;
-    endcase
+    csr_rdata_o = '0;
+    for (int unsigned k = 0; k < NumStats; k++) begin
+      if (csr_addr_i == PathAddrW'(32'(PathAddrRecords) + k)) csr_rdata_o = st[k];
+    end
+    if (csr_addr_i == PathAddrPpcr)   csr_rdata_o = ppcr;
+    if (csr_addr_i == PathAddrStatus) csr_rdata_o = status;
+    if (csr_addr_i == PathAddrParams) csr_rdata_o = ParamsWord;
   end
 
   // The queue occupancy is not mapped.

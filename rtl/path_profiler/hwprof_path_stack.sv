@@ -35,15 +35,34 @@
 //     kind; overflows += go & push on a full stack (occupancy after steps
 //     2 and 4 == Depth); empty_pops += go & pop on an empty stack (after
 //     step 2); stall_cycles += in_valid_i & !in_ready_o.
-//   * Storage is a shift register, entry 0 = top of stack: a push shifts
-//     down (the bottom entry falls off on overflow), a pop shifts up (the
-//     bottom entry keeps its stale value), pop + push rewrites entry 0
-//     only, an update alone rewrites entry 0 only. Entries at index >=
-//     occupancy are stale and never reach an output: the top is read only
-//     while the occupancy is non-zero (step 2 supplies the entry otherwise),
-//     and every entry inside the occupancy has been written.
-//   * Reset: occupancy, output valid and counters only; the entries and the
-//     output data register have no reset (they are qualified by occupancy and
+//   * Storage (docs/path_stack.md, "Storage"; mirrored and checked in
+//     PathStack): entry 0 (the top) in flip-flops; entries 1..count-1 in a
+//     RAM of Slots = 2^max(1, clog2(Depth-1)) words (hwprof_ram_2p, block RAM)
+//     used as a circular stack, wp_q = the slot of entry 1. A word leaves out
+//     dirs[MaxLen-1] and the length's bits above $clog2(MaxLen), which are 0
+//     on every entry below the top (length < MaxLen): 111 of the 113 bits
+//     for MaxLen 32, 7 SB_RAM40_4K on iCE40. A push alone on a stack that is
+//     non-empty after step 2 spills the top after step 3 (or the fresh entry
+//     that replaced a split one) to slot wp+1 and moves wp there; on a full
+//     stack this abandons the bottom entry's slot (overflow discard = a
+//     pointer move). A pop alone with count >= 2 refills the top from entry
+//     1 and moves wp down. Pop + push, an update alone and records without
+//     operations rewrite only the top. The RAM is read every edge at the next
+//     wp (read-ahead, latency 1), so entry 1 is always in the RAM's read
+//     register, except after an edge that spilled (the read collided with the
+//     write): then it is in the bypass register spill_q (fwd_q = 1 for that
+//     one cycle). So no record pattern stalls: a pop right after a spill, pop
+//     runs of any length and push runs of any length all take one clock per
+//     record, and the ports behave exactly as with the former 16-entry shift
+//     register. Entries at index >= occupancy are stale and never reach an
+//     output; every entry inside the occupancy was written after the last
+//     reset.
+//   * Timing: the occupancy has a thermometer copy (therm_q) whose flags
+//     (empty, >= 2, full) come straight from flip-flops and whose next value
+//     is one shift from the operations.
+//   * Reset: occupancy, wp, fwd, output valid and counters only; the top,
+//     the RAM, its read register, the bypass register and the output data
+//     register have no reset (they are qualified by occupancy, fwd_q and
 //     out_valid_o).
 `default_nettype none
 `include "hwprof_assert.svh"
@@ -140,9 +159,15 @@ module hwprof_path_stack #(
   // ---------------------------------------------------------------------
   // State.
 
-  entry_t            ent_q [Depth];  // no reset: qualified by count_q
+  entry_t            ent_q [1];      // the top; no reset: qualified by count_q
   logic [CountW-1:0] count_q, count_d;
+  // Thermometer copy of the occupancy (bit i = count_q > i): the flags the
+  // algorithm needs come straight from flip-flops, and its next value is one
+  // shift away from the record's operations (no adder, no compare).
+  logic [Depth-1:0]  therm_q, therm_d, therm1;
+  logic [Depth:0]    therm_x;        // therm_q with a 0 above (Depth 1)
   logic              empty_q;        // count_q == 0
+  logic              multi_q;        // count_q >= 2
   logic              full_q;         // count_q == Depth
   logic [ExtW-1:0]   tos_ext_q;      // empty_q ? 0 : ent_q[0].ext
   logic              out_valid_q;
@@ -170,7 +195,7 @@ module hwprof_path_stack #(
   entry_t            fresh;          // {start = next, rest 0}
   entry_t            top_upd;        // step 3 applied to entry 0
   entry_t            new_upd;        // step 3 applied to the created entry
-  entry_t            tos_upd;        // step 3 applied to the entry it works on
+  entry_t            tos_upd;        // the top after step 3 (entry 0 if untouched)
   logic              top_last;       // entry 0 holds MaxLen - 1 branches
   logic              full;           // the update reaches MaxLen
   logic              split;          // step 3 emits
@@ -196,6 +221,12 @@ module hwprof_path_stack #(
   // Step 2.
   assign create = touch & empty_q;
   assign count1 = count_q | CountW'(create);  // create only when count_q == 0
+  assign therm1 = therm_q | Depth'(create);
+
+  assign therm_x = {1'b0, therm_q};
+  assign empty_q = !therm_x[0];
+  assign multi_q = therm_x[1];
+  assign full_q  = therm_x[Depth-1];
 
   always_comb begin
     fresh       = '0;
@@ -229,7 +260,16 @@ module hwprof_path_stack #(
     new_upd.ext        = ExtW'(extend);
   end
 
-  assign tos_upd = create ? new_upd : top_upd;
+  // The top after step 3 (before a split replaces it): the created entry,
+  // or entry 0 with its counts added only when the record touches it (the
+  // other fields of top_upd equal entry 0's unless the record updates, so
+  // only the two counts need the touch select).
+  always_comb begin
+    tos_upd        = top_upd;
+    tos_upd.events = touch ? top_upd.events : ent_q[0].events;
+    tos_upd.insns  = touch ? top_upd.insns : ent_q[0].insns;
+    if (create) tos_upd = new_upd;
+  end
 
   // length + 1 == MaxLen, compared before the increment (no wrap: length <
   // MaxLen < 2^LenW); a created entry starts at length 0.
@@ -244,7 +284,7 @@ module hwprof_path_stack #(
   assign emit      = split | pop_hit;
   // Step 3 emits the updated entry; step 4 emits the updated entry when the
   // record touched it, else the old top (count_q != 0).
-  assign emit_ent  = touch ? tos_upd : ent_q[0];
+  assign emit_ent  = tos_upd;
   // Its incomplete flag without waiting for touch: a created entry is
   // incomplete, any other emitted entry keeps entry 0's flag.
   assign emit_inc  = create | ent_q[0].incomplete;
@@ -260,50 +300,135 @@ module hwprof_path_stack #(
       2'b11:   count_d = (count1 == '0) ? CountW'(1) : count1;
       default: count_d = count1;
     endcase
+    unique case ({op_push, op_pop})
+      2'b10:   therm_d = (therm1 << 1) | Depth'(1);  // saturates at Depth
+      2'b01:   therm_d = therm1 >> 1;
+      2'b11:   therm_d = therm1 | Depth'(1);
+      default: therm_d = therm1;
+    endcase
   end
 
   // ---------------------------------------------------------------------
-  // Stack storage: shift register, entry 0 = top.
+  // Stack storage: entry 0 (the top) in flip-flops, entries 1..count-1 in a
+  // RAM used as a circular stack (wp_q = slot of entry 1), plus a bypass
+  // register holding the word spilled at the last edge.
 
   // Entry 0: push, or an update alone that splits -> fresh; pop alone ->
-  // entry 1; update alone -> tos_upd.
+  // entry 1 (bypass register or RAM read register); update alone -> tos_upd.
   entry_t ent0_d;
+  entry_t below;        // entry 1, for a fill
+  entry_t spill_data;   // the top after step 3, for a spill
   logic   ent0_we;
-  assign ent0_we = go & (op_push | op_pop | touch);
-  if (Depth > 1) begin : gen_ent0_deep
-    assign ent0_d = (op_push | split) ? fresh : (op_pop ? ent_q[1] : tos_upd);
-  end else begin : gen_ent0_one
-    // Depth 1: a pop alone leaves the stack empty; entry 0 is then stale.
-    assign ent0_d = (op_push | split) ? fresh : tos_upd;
-  end
+  logic   spill, fill;  // RAM write / top refilled from entry 1
+  assign ent0_we    = go & (op_push | op_pop | touch);
+  assign ent0_d     = (op_push | split) ? fresh : (op_pop ? below : tos_upd);
+  assign spill_data = split ? fresh : tos_upd;
+  // A push alone on a stack that is non-empty after step 2 moves the top
+  // down; a pop alone with count >= 2 (no creation then) brings entry 1 up.
+  assign spill = go & op_push & !op_pop & (create | !empty_q);
+  assign fill  = go & op_pop & !op_push & multi_q;
+
   always_ff @(posedge clk_i) begin
     if (ent0_we) ent_q[0] <= ent0_d;
   end
 
-  // Entries 1..Depth-1 move only on a push alone (down) or a pop alone (up).
-  // The shift direction is selected by the record's raw push bit: loop
-  // extension clears push and pop together, and then the entry is not
-  // written, so the select need not wait for extend.
-  for (genvar i = 1; i < Depth; i++) begin : gen_ent
-    entry_t down_in, ent_d;
-    logic   ent_we;
-    if (i == 1) begin : gen_below_top
-      // The top after step 3.
-      assign down_in = !touch ? ent_q[0] : (split ? fresh : tos_upd);
-    end else begin : gen_lower
-      assign down_in = ent_q[i-1];
+  if (Depth > 1) begin : gen_ram
+    localparam int unsigned SlotW = (Depth - 1 > 2) ? $clog2(Depth - 1) : 1;
+    localparam int unsigned Slots = 1 << SlotW;
+    // Stored entry: every entry below the top has length < MaxLen (a path
+    // reaching MaxLen is emitted at once), so dirs[MaxLen-1] is 0 and the
+    // length fits $clog2(MaxLen) bits: 111 bits for MaxLen 32, 7 EBRs on
+    // iCE40 (16 bits each) instead of 8.
+    localparam int unsigned RamLenW  = (MaxLen > 1) ? $clog2(MaxLen) : 1;
+    localparam int unsigned RamDirsW = (MaxLen > 1) ? MaxLen - 1 : 1;
+
+    typedef struct packed {
+      logic [AddrW-1:0]       start;
+      logic [RamLenW-1:0]     length;
+      logic [RamDirsW-1:0]    dirs;
+      logic [DescEventsW-1:0] events;
+      logic [DescInsnsW-1:0]  insns;
+      logic [ExtW-1:0]        ext;
+      logic                   incomplete;
+    } word_t;
+
+    logic [SlotW-1:0] wp_q, wp_d;
+    logic             fwd_q;     // the last edge spilled: entry 1 is spill_q
+    word_t            spill_w;   // spill_data as stored
+    word_t            spill_q;   // no reset: qualified by fwd_q
+    word_t            rdata;     // RAM read register: the word at wp_q
+    word_t            below_w;
+
+    always_comb begin
+      wp_d = wp_q;
+      if (spill) wp_d = wp_q + SlotW'(1);
+      if (fill)  wp_d = wp_q - SlotW'(1);
     end
-    if (i == Depth - 1) begin : gen_bottom
-      // Nothing shifts up into the bottom entry; it keeps its stale value.
-      assign ent_we = go & op_push & !op_pop;
-      assign ent_d  = down_in;
-    end else begin : gen_middle
-      assign ent_we = go & (op_push ^ op_pop);
-      assign ent_d  = rec.ops.push ? down_in : ent_q[i+1];
+
+    assign spill_w.start      = spill_data.start;
+    assign spill_w.length     = RamLenW'(spill_data.length);
+    assign spill_w.dirs       = RamDirsW'(spill_data.dirs);
+    assign spill_w.events     = spill_data.events;
+    assign spill_w.insns      = spill_data.insns;
+    assign spill_w.ext        = spill_data.ext;
+    assign spill_w.incomplete = spill_data.incomplete;
+
+    // Read-ahead: every edge loads the read register with the word at the
+    // next wp. On a spill the read collides with the write (undefined), and
+    // fwd_q selects the bypass register for the one cycle that follows.
+    hwprof_ram_2p #(
+      .Depth(Slots),
+      .Width($bits(word_t)),
+      .GranW($bits(word_t))
+    ) u_ram (
+      .clk_i,
+      .wmask_i(spill),
+      .waddr_i(wp_d),
+      .wdata_i(spill_w),
+      .re_i   (1'b1),
+      .raddr_i(wp_d),
+      .rdata_o(rdata)
+    );
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        wp_q  <= '0;
+        fwd_q <= 1'b0;
+      end else begin
+        wp_q  <= wp_d;
+        fwd_q <= spill;
+      end
     end
+
     always_ff @(posedge clk_i) begin
-      if (ent_we) ent_q[i] <= ent_d;
+      if (spill) spill_q <= spill_w;
     end
+
+    assign below_w = fwd_q ? spill_q : rdata;
+    always_comb begin
+      below            = '0;
+      below.start      = below_w.start;
+      below.length     = LenW'(below_w.length);
+      below.dirs       = MaxLen'(below_w.dirs);
+      below.events     = below_w.events;
+      below.insns      = below_w.insns;
+      below.ext        = below_w.ext;
+      below.incomplete = below_w.incomplete;
+    end
+
+    // The bits left out are 0 on every spilled entry.
+    logic [LenW-1:0]   spill_len;
+    logic [MaxLen-1:0] spill_dirs;
+    assign spill_len  = spill_data.length;
+    assign spill_dirs = spill_data.dirs;
+    `HWPROF_ASSERT(spilled_length_fits, spill |-> 32'(spill_len) < MaxLen)
+    `HWPROF_ASSERT(spilled_top_dir_zero, spill |-> !spill_dirs[MaxLen-1])
+  end else begin : gen_no_ram
+    // Depth 1: a push on the full stack discards the top itself; a pop
+    // leaves the stack empty (entry 0 then stale).
+    assign below = ent_q[0];
+    logic unused_storage;
+    assign unused_storage = ^{spill, fill, spill_data};
   end
 
   // ---------------------------------------------------------------------
@@ -312,15 +437,13 @@ module hwprof_path_stack #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       count_q     <= '0;
-      empty_q     <= 1'b1;
-      full_q      <= 1'b0;
+      therm_q     <= '0;
       tos_ext_q   <= '0;
       out_valid_q <= 1'b0;
     end else if (go) begin
       count_q     <= count_d;
-      empty_q     <= (count_d == '0);
-      full_q      <= (count_d == CountW'(Depth));
-      tos_ext_q   <= (count_d == '0) ? '0 : (ent0_we ? ent0_d.ext : ent_q[0].ext);
+      therm_q     <= therm_d;
+      tos_ext_q   <= !therm_d[0] ? '0 : (ent0_we ? ent0_d.ext : ent_q[0].ext);
       out_valid_q <= emit;
     end else if (out_ready_i) begin
       out_valid_q <= 1'b0;
@@ -379,8 +502,11 @@ module hwprof_path_stack #(
   `HWPROF_ASSERT(out_data_held, out_valid_o && !out_ready_i |=>
                  $stable({out_ent_q, out_split_q, out_frame_end_q, out_depth_q}))
   `HWPROF_ASSERT(count_in_range, count_q <= CountW'(Depth))
-  `HWPROF_ASSERT(empty_flag_matches, empty_q == (count_q == '0))
-  `HWPROF_ASSERT(full_flag_matches, full_q == (count_q == CountW'(Depth)))
+  logic [Depth-1:0] therm_ref;
+  always_comb begin
+    for (int unsigned i = 0; i < Depth; i++) therm_ref[i] = (32'(count_q) > i);
+  end
+  `HWPROF_ASSERT(therm_matches_count, therm_q == therm_ref)
   logic [ExtW-1:0] top_ext;
   assign top_ext = ent_q[0].ext;
   `HWPROF_ASSERT(tos_ext_matches, tos_ext_q == (empty_q ? '0 : top_ext))

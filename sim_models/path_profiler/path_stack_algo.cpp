@@ -111,6 +111,7 @@ PathStackAlgo::PathStackAlgo(unsigned depth, unsigned max_len) : depth_(depth), 
 void PathStackAlgo::reset() {
   stack_.clear();
   stats_ = {};
+  last_ops_ = {};
 }
 
 void PathStackAlgo::push_entry(const PathEntry& e) {
@@ -128,6 +129,7 @@ std::optional<Emission> PathStackAlgo::process(const PathRecord& r) {
   const unsigned tos_ext = stack_.empty() ? 0 : stack_.back().ext;
   const bool extend = r.ext_try && tos_ext < r.max_ext;
   if (extend) ops = {true, false, false, false};
+  last_ops_ = ops;
 
   std::optional<Emission> out;
   // 2. Missing top of stack.

@@ -133,6 +133,9 @@ class PathStackAlgo {
   /// Entry i from the top (0 = top of stack).
   const PathEntry& entry(unsigned i) const { return stack_[stack_.size() - 1 - i]; }
   const PathStackStats& stats() const { return stats_; }
+  /// Operations the last process() ran, after loop extension (step 1):
+  /// what the storage of the cycle model and the RTL acts on.
+  const PathOps& last_ops() const { return last_ops_; }
 
  private:
   void push_entry(const PathEntry& e);
@@ -141,6 +144,7 @@ class PathStackAlgo {
   unsigned max_len_;
   std::vector<PathEntry> stack_;  // back() = top of stack
   PathStackStats stats_;
+  PathOps last_ops_;
 };
 
 }  // namespace hwprof::model

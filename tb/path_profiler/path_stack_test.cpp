@@ -155,6 +155,231 @@ TEST_P(PathStackConfig, SustainsOneRecordPerClockForEveryClassAndPreset) {
   }
 }
 
+// ------------------------------------------------- path stack storage
+//
+// The stack keeps its top in flip-flops and entries 1.. in a circular RAM
+// with a read-ahead register and a bypass register (docs/path_stack.md,
+// "Storage"). These tests drive records with chosen operations straight into
+// the path stack and check, besides the lock-step, that the stimulus reached
+// every storage state (the cycle model's coverage counters).
+
+namespace ops {
+constexpr unsigned U = 1, C = 2, P = 4, S = 8;  // update, update-count, pop, push
+}
+
+PathRecord op_rec(unsigned bits, uint32_t pc, uint32_t next, bool taken = false, uint16_t insns = 1,
+                  uint8_t events = 0) {
+  PathRecord r;
+  r.cls = BranchClass::Forward;
+  r.ops = hwprof::model::PathOps::from_bits(bits);
+  r.pc = pc;
+  r.next = next;
+  r.taken = taken;
+  r.insns = insns;
+  r.events = events;
+  return r;
+}
+
+// Drives a path stack lock-step: feed() offers a record until it is taken,
+// idle() gives cycles without a record; every descriptor the consumer takes
+// is collected.
+struct StackDriver {
+  hwprof::tb::PathStackLockstep ls;
+  std::vector<Emission> taken;
+  bool out_ready = true;
+  PathStack::Out last{};
+
+  void cycle(const PathStack::In& in) {
+    last = ls.step(in);
+    if (last.out_valid && in.out_ready) taken.push_back(last.out);
+  }
+  void feed(const PathRecord& r, unsigned hold_output = 0) {
+    PathStack::In in;
+    in.in_valid = true;
+    in.in_data = r;
+    // Optionally hold the output for a few cycles first (the record waits).
+    for (unsigned i = 0; i < hold_output; ++i) {
+      in.out_ready = false;
+      cycle(in);
+      if (last.in_ready) return;  // the output was empty: taken
+    }
+    in.out_ready = out_ready;
+    for (int guard = 0; guard < 100; ++guard) {
+      cycle(in);
+      if (last.in_ready) return;
+    }
+    FAIL() << "record never taken";
+  }
+  void idle(unsigned n = 1) {
+    PathStack::In in;
+    in.out_ready = true;
+    for (unsigned i = 0; i < n; ++i) cycle(in);
+  }
+  const PathStack::Coverage& cov() { return ls.model().coverage(); }
+};
+
+TEST_P(PathStackConfig, StorageSpillFillOverflowPopPushAndReset) {
+  const PathConfig cfg = GetParam();
+  const unsigned depth = cfg.depth;
+  StackDriver d{hwprof::tb::make_path_stack_lockstep(cfg, env, name, env.seed), {}, true, {}};
+  using namespace ops;
+  try {
+    // A. Push run with an update on every entry (each entry distinct), past
+    // the full stack: every push spills, the last ones on a full stack.
+    // (update-count when MaxLen 1, where an update would split.)
+    const unsigned pushes = depth + 5;
+    const unsigned upd = cfg.max_len > 1 ? U : C;
+    for (unsigned i = 0; i < pushes; ++i) d.feed(op_rec(upd | S, 0x100 + i, 0x1000 + i, i & 1, uint16_t(i + 1)));
+    EXPECT_EQ(d.last.count, depth);
+    d.idle(1);
+    // B. Pop run deeper than the stack, back to back: the first pop follows
+    // a spill (bypass), the rest fill from the RAM every clock; the pops
+    // past the bottom find the stack empty.
+    d.taken.clear();
+    for (unsigned i = 0; i < depth + 2; ++i) d.feed(op_rec(P, 0x200, 0x300));
+    d.idle(2);
+    // By hand: LIFO order, the top is the fresh entry of the last push, then
+    // the entries pushed down in reverse, each with its own update; depths
+    // count down to 1; the discarded bottom entries never come back.
+    ASSERT_EQ(d.taken.size(), depth);
+    for (unsigned k = 0; k < depth; ++k) {
+      const Emission& e = d.taken[k];
+      EXPECT_EQ(e.depth, depth - k) << k;
+      EXPECT_TRUE(e.frame_end) << k;
+      if (k == 0) {
+        EXPECT_EQ(e.path.start, 0x1000 + pushes - 1);
+        EXPECT_EQ(e.path.length, 0u);
+      } else {
+        const unsigned i = pushes - k;  // the push that moved this entry down
+        EXPECT_EQ(e.path.start, i == 0 ? 0x100u : 0x1000 + i - 1) << k;
+        EXPECT_EQ(e.path.insns, i + 1) << k;
+        EXPECT_EQ(e.path.length, upd == U ? 1u : 0u) << k;
+      }
+    }
+    EXPECT_EQ(d.last.stats.empty_pops, 2u);
+    EXPECT_EQ(d.last.stats.overflows, pushes - depth + 1);  // the pushes that found Depth entries
+
+    // C. Pop right after a spill, many times (bypass), and after an idle
+    // cycle or a held output (the RAM read register).
+    for (unsigned i = 0; i < 3; ++i) d.feed(op_rec(S, 0x400, 0x2000 + i));
+    for (unsigned i = 0; i < 20; ++i) {
+      d.feed(op_rec(U | S, 0x500 + i, 0x3000 + i, true, 3));
+      if (i % 3 == 1) d.idle(1 + i % 2);
+      d.feed(op_rec(C | P, 0x600 + i, 0x700, false, 2, 1), i % 4 == 3 ? 2 : 0);
+      d.feed(op_rec(P, 0x600 + i, 0x700), i % 5 == 2 ? 3 : 0);
+      d.feed(op_rec(S, 0x680 + i, 0x3800 + i));
+    }
+    // D. Pop + push on a stack with entries in the RAM, then pop runs: the
+    // RAM is untouched by pop + push.
+    for (unsigned i = 0; i < depth; ++i) d.feed(op_rec(U | S, 0x800 + i, 0x4000 + i, true));
+    for (unsigned i = 0; i < 10; ++i) d.feed(op_rec(U | P | S, 0x900 + i, 0x5000 + i, i & 1));
+    for (unsigned i = 0; i < depth / 2; ++i) d.feed(op_rec(C | P, 0xa00, 0xa10));
+    for (unsigned i = 0; i < 3; ++i) d.feed(op_rec(U | P | S, 0xb00 + i, 0x6000 + i));
+    for (unsigned i = 0; i < depth; ++i) d.feed(op_rec(P, 0xc00, 0xc10));
+    // E. Overflow many times around the circular buffer, then drain.
+    for (unsigned i = 0; i < 3 * depth + 1; ++i) d.feed(op_rec(C | S, 0xd00 + i, 0x7000 + i, false, 1, 1));
+    for (unsigned i = 0; i < depth + 1; ++i) d.feed(op_rec(C | P, 0xe00, 0xe10));
+    // F. Reset with entries in the RAM (and a spill just made), then the
+    // stack must behave as new: an empty pop, a creation, pushes and pops.
+    for (unsigned i = 0; i < depth + 1; ++i) d.feed(op_rec(U | S, 0xf00 + i, 0x8000 + i));
+    d.ls.reset();
+    d.feed(op_rec(P, 0x1100, 0x1110));
+    EXPECT_EQ(d.last.stats.empty_pops, 0u);
+    d.idle(1);
+    EXPECT_EQ(d.last.stats.empty_pops, 1u);
+    d.feed(op_rec(U, 0x1200, 0x1210, true));
+    for (unsigned i = 0; i < 3; ++i) d.feed(op_rec(U | S, 0x1300 + i, 0x9000 + i));
+    for (unsigned i = 0; i < 5; ++i) d.feed(op_rec(C | P, 0x1400, 0x1410));
+    d.idle(2);
+  } catch (const LockstepMismatch& e) {
+    FAIL() << e.what();
+  }
+  const auto& c = d.cov();
+  if (d.ls.model().slots() > 0) {
+    EXPECT_GT(c.spills, 0u);
+    EXPECT_GT(c.full_spills, 0u);
+    EXPECT_GT(c.fills_ram, 0u);
+    EXPECT_GT(c.fills_bypass, 0u);
+    EXPECT_GT(c.wraps, 0u);
+    EXPECT_GE(c.max_fill_run, depth - 1);
+    EXPECT_EQ(c.max_ram_entries, depth - 1);
+    EXPECT_GT(c.resets_with_ram, 0u);
+  }
+  EXPECT_GT(c.pop_push, 0u);
+}
+
+// Random operations in runs (push runs, pop runs, pop + push, updates,
+// mixed), all 16 operation sets, with bubbles, output backpressure and
+// resets in mid-stream.
+TEST_P(PathStackConfig, StorageRandomOperationRunsLockstep) {
+  const PathConfig cfg = GetParam();
+  const unsigned seeds = env.seeds ? env.seeds : 30;
+  PathStack::Coverage total{};
+  for (unsigned s = 0; s < seeds; ++s) {
+    const uint64_t seed = env.seed + s;
+    std::mt19937_64 rng(seed);
+    Throttle idle(seed * 3 + 1, env.idle_for(seed));
+    Throttle stall(seed * 7 + 2, env.stall_for(seed));
+    auto ls = hwprof::tb::make_path_stack_lockstep(cfg, env, name, seed);
+    PathStack::In in;
+    unsigned run = 0, mode = 0;
+    try {
+      for (int c = 0; c < 3000; ++c) {
+        if (!in.in_valid && !idle()) {
+          if (run == 0) {
+            mode = unsigned(rng() % 5);
+            run = 1 + unsigned(rng() % (2 * cfg.depth + 2));
+          }
+          --run;
+          static const unsigned kByMode[5][4] = {
+              {ops::S, ops::U | ops::S, ops::C | ops::S, ops::S},       // push runs
+              {ops::P, ops::C | ops::P, ops::U | ops::P, ops::P},       // pop runs
+              {ops::U | ops::P | ops::S, ops::P | ops::S, ops::C | ops::P | ops::S, ops::U | ops::P | ops::S},
+              {ops::U, ops::C, 0, ops::U},                              // updates
+              {0, 0, 0, 0}};                                            // mixed: any set
+          unsigned bits = kByMode[mode][rng() % 4];
+          if (mode == 4) bits = unsigned(rng() % 16);
+          if ((bits & 3) == 3) bits &= ~unsigned(1 + (rng() & 1));
+          PathRecord r = op_rec(bits, 0x1000 + uint32_t(rng() % 64) * 4, 0x2000 + uint32_t(rng() % 64) * 4,
+                                rng() & 1, uint16_t((rng() % 16) ? 1 + rng() % 20 : rng()),
+                                uint8_t((rng() % 16) ? rng() % 4 : rng()));
+          if (rng() % 8 == 0) {  // loop extension fields
+            r.ext_try = true;
+            r.max_ext = uint8_t(rng() % 4);
+          }
+          in.in_valid = true;
+          in.in_data = r;
+        }
+        in.out_ready = !stall();
+        if (rng() % 1000 == 0) ls.reset();
+        auto o = ls.step(in);
+        if (in.in_valid && o.in_ready) in.in_valid = false;
+      }
+    } catch (const LockstepMismatch& e) {
+      FAIL() << e.what();
+    }
+    const auto& c = ls.model().coverage();
+    total.spills += c.spills;
+    total.full_spills += c.full_spills;
+    total.fills_ram += c.fills_ram;
+    total.fills_bypass += c.fills_bypass;
+    total.pop_push += c.pop_push;
+    total.wraps += c.wraps;
+    total.resets_with_ram += c.resets_with_ram;
+    total.max_fill_run = std::max(total.max_fill_run, c.max_fill_run);
+  }
+  if (hwprof::model::PathStack(cfg.depth, cfg.max_len).slots() > 0) {
+    EXPECT_GT(total.spills, 0u);
+    EXPECT_GT(total.full_spills, 0u);
+    EXPECT_GT(total.fills_ram, 0u);
+    EXPECT_GT(total.fills_bypass, 0u);
+    EXPECT_GT(total.wraps, 0u);
+    EXPECT_GT(total.resets_with_ram, 0u);
+    EXPECT_GE(total.max_fill_run, cfg.depth - 1);
+  }
+  EXPECT_GT(total.pop_push, 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Configs, PathStackConfig, ::testing::ValuesIn(hwprof::tb::path_stack_configs()),
                          [](const auto& i) { return "d" + std::to_string(i.param.depth) + "_l" +
                                                     std::to_string(i.param.max_len); });
@@ -510,12 +735,55 @@ TEST_P(PathFrontendRealTrace, LockstepEveryCycleAndEqualsFunctionalModel) {
   EXPECT_EQ(n, algo.stats().emitted);
   EXPECT_EQ(st.records, algo.stats().records);
   EXPECT_GT(n, 1000u);
+  // The real call/return patterns reach the RAM-backed storage: spills, fills
+  // from the RAM and from the bypass register, pop runs (not under WPP,
+  // where calls and returns pop and push: the stack never grows past 1).
+  const auto& cv = ls.model().stack().coverage();
+  if (tc.mode != "wpp") {
+    EXPECT_GT(cv.spills, 0u);
+    EXPECT_GT(cv.fills_ram, 0u);
+    EXPECT_GT(cv.fills_bypass, 0u);
+  }
+  std::printf("[trace] %s %s storage: %llu spills (%llu on a full stack), fills %llu from RAM + %llu bypass, "
+              "%llu pop+push, longest fill run %u, fills after a fill %llu, spills after a spill %llu, "
+              "most RAM entries %u\n",
+              tc.path.c_str(), tc.mode.c_str(), static_cast<unsigned long long>(cv.spills),
+              static_cast<unsigned long long>(cv.full_spills), static_cast<unsigned long long>(cv.fills_ram),
+              static_cast<unsigned long long>(cv.fills_bypass), static_cast<unsigned long long>(cv.pop_push),
+              cv.max_fill_run, static_cast<unsigned long long>(cv.fill_after_fill),
+              static_cast<unsigned long long>(cv.spill_after_spill), cv.max_ram_entries);
   std::printf("[trace] %s %s: %llu records, %llu descriptors (%llu incomplete, %llu splits, %llu overflows), "
               "%llu cycles\n",
               tc.path.c_str(), tc.mode.c_str(), static_cast<unsigned long long>(st.records),
               static_cast<unsigned long long>(n), static_cast<unsigned long long>(algo.stats().incomplete),
               static_cast<unsigned long long>(algo.stats().splits),
               static_cast<unsigned long long>(algo.stats().overflows), static_cast<unsigned long long>(st.cycles));
+}
+
+// Without backpressure the RAM-backed stack never holds a record off: one
+// record per clock over the whole trace (the fill and drain of the pipeline
+// and the PPCR write aside), STALL_CYCLES stays 0.
+TEST_P(PathFrontendRealTrace, OneRecordPerClockWithoutBackpressure) {
+  SimEnv env = SimEnv::from_env();
+  const TraceCase tc = GetParam();
+  auto ls = hwprof::tb::make_path_frontend_lockstep(default_cfg(), env, hwprof::tb::current_test_name(), env.seed);
+  hwprof::model::FrontendReplayConfig cfg;
+  cfg.ppcr = tc.ppcr;
+  hwprof::model::FrontendReplayStats st;
+  try {
+    st = hwprof::model::replay_frontend(ls, hwprof::trace::branch_source(tc.path), cfg);
+  } catch (const LockstepMismatch& e) {
+    FAIL() << tc.path << " " << tc.mode << ": " << e.what();
+  }
+  const auto& stack = ls.model().stack();
+  EXPECT_EQ(stack.stats().stall_cycles, 0u);
+  EXPECT_EQ(stack.stats().records, st.records);
+  EXPECT_LE(st.cycles, st.records + 10);
+  const double rpc = double(st.records) / double(st.cycles);
+  EXPECT_GE(rpc, 0.999);
+  std::printf("[trace] %s %s: %llu records in %llu cycles, %.6f records/clock, stall cycles %u\n", tc.path.c_str(),
+              tc.mode.c_str(), static_cast<unsigned long long>(st.records),
+              static_cast<unsigned long long>(st.cycles), rpc, stack.stats().stall_cycles);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, PathFrontendRealTrace, ::testing::ValuesIn(trace_cases()),
