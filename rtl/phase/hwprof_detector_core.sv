@@ -9,27 +9,27 @@
 //
 // Accumulators: two banks of Counters x 32 bits, each a hwprof_ram_2p (block
 // RAM), plus a live bit per counter and bank (a counter whose live bit is
-// clear reads as 0, so a bank is cleared by clearing its live bits) and a
-// running total per bank. Items go to the live bank (bank_q) through a
-// read-modify-write pipeline:
+// clear reads as 0, so a bank is cleared by clearing its live bits). Items
+// go to the live bank (bank_q) through a read-modify-write pipeline:
 //   take   (edge E0) read address fold(key) of the live bank; live bit set;
 //          forward flag = the item in stage 1 has the same bank and index.
 //   stage1 (edge E1) old = forwarded sum of the previous item (read-after-
 //          write at distance 1: its write is at E0, the edge of this read),
 //          else the RAM word if live, else 0; sum = sat(old + weight) is
-//          written back; delta = sum - old registered.
-//   stage2 (edge E2) total[bank] += delta.
+//          written back and registered for forwarding.
 // Distance 2 and more need no forwarding (the write is before the read).
 //
 // Interval end: the item that ends an interval starts the signature pass on
 // its bank when the pass is free (idle, or its result being taken in that
-// cycle): the banks swap at that edge (the new live bank's live bits and
-// total are cleared) and items keep being taken while the pass runs in the
+// cycle): the banks swap at that edge (the new live bank's live bits are
+// cleared) and items keep being taken while the pass runs in the
 // background. When the pass is not free the interval end waits (end_pend_q):
 // item_ready_o stays low until the running pass's result is taken, and the
 // waiting pass starts (banks swap) at that edge. The THRESHOLD value at the
 // ending item is the one used. The pass (busy_o):
-//   Wait    2 cycles: the ending item's write and total update land.
+//   Wait    2 cycles: the ending item's accumulator write lands.
+//   Sum     Counters cycles: total = sum of the old bank's accumulators
+//           (each RAM word read once; the read address runs one ahead).
 //   Div     Counters*(SigW+1) cycles: per element one load cycle (rem =
 //           acc[j] of the old bank) and SigW restoring-division steps, one
 //           quotient bit per cycle: element j = min(floor(acc[j]*2^SigW /
@@ -58,7 +58,7 @@
 // state and the register port only). LRU: a 0..Entries-1 age per valid entry
 // (0 = most recent); using entry m ages every valid entry younger than m
 // (every valid entry if m was invalid) by one and sets m's age to 0.
-// restart_i (priority over everything): live bits, totals, interval count,
+// restart_i (priority over everything): live bits, interval count,
 // valid bits, next id, previous phase and the predictor are cleared and the
 // FSM returns to Idle (a running pass, a waiting interval end and a pending
 // result are dropped). interval_we_i restarts the interval count
@@ -152,7 +152,7 @@ module hwprof_detector_core #(
   localparam int unsigned NumSlices = (32 + IdxW - 1) / IdxW;
 
   typedef enum logic [3:0] {
-    StIdle, StWait, StDiv, StSearch, StMatch, StTouch, StDecide, StWrite, StPred, StCapt, StRes
+    StIdle, StWait, StSum, StDiv, StSearch, StMatch, StTouch, StDecide, StWrite, StPred, StCapt, StRes
   } state_e;
 
   state_e            state_q, state_d;
@@ -191,24 +191,22 @@ module hwprof_detector_core #(
   // ---------------------------------------------------------------- accumulators
   logic                      bank_q;            // live bank
   logic [1:0][Counters-1:0]  live_q;
-  logic [TotW-1:0]           total_q [2];
   logic                      s1_v_q, s1_bank_q, s1_live_q, s1_fwd_q;
   logic [IdxW-1:0]           s1_idx_q;
   logic [WeightW-1:0]        s1_w_q;            // no reset: qualified by s1_v_q
-  logic                      f_v_q, f_bank_q;
+  logic                      f_bank_q;
   logic [IdxW-1:0]           f_idx_q;
-  logic [AccW-1:0]           f_sum_q, f_delta_q;
+  logic [AccW-1:0]           f_sum_q;
   logic [AccW-1:0]           acc_rdata [2];
   logic [IdxW-1:0]           pass_raddr;
 
   // Stage 1: forward, add, saturate, write back.
-  logic [AccW-1:0]           s1_rd, s1_old, s1_sum, s1_delta;
+  logic [AccW-1:0]           s1_rd, s1_old, s1_sum;
   logic [AccW:0]             s1_add;
   assign s1_rd = s1_bank_q ? acc_rdata[1] : acc_rdata[0];
   assign s1_old = s1_fwd_q ? f_sum_q : (s1_live_q ? s1_rd : '0);
   assign s1_add = {1'b0, s1_old} + (AccW + 1)'(s1_w_q);
   assign s1_sum = s1_add[AccW] ? '1 : s1_add[AccW-1:0];
-  assign s1_delta = s1_add[AccW] ? ~s1_old : AccW'(s1_w_q);
 
   for (genvar b = 0; b < 2; b++) begin : gen_acc
     hwprof_ram_2p #(
@@ -232,7 +230,6 @@ module hwprof_detector_core #(
       f_idx_q <= s1_idx_q;
       f_bank_q <= s1_bank_q;
       f_sum_q <= s1_sum;
-      f_delta_q <= s1_delta;
     end
   end
 
@@ -257,11 +254,12 @@ module hwprof_detector_core #(
   // Div: element cnt_q of the old bank; the read address runs one element
   // ahead (the load cycle of element j uses the word read in the cycle
   // before).
-  assign pass_raddr = (state_q == StDiv) ? cnt_q + IdxW'(1) : '0;
+  assign pass_raddr = (state_q == StSum || state_q == StDiv) ? cnt_q + IdxW'(1) : '0;
   logic [AccW-1:0]   old_rd;
-  logic              old_live;
+  logic              old_live_q;  // live bit of the word on old_rd (read along with it)
+  logic [AccW-1:0]   old_acc;     // the old bank's element cnt_q (0 unless live)
   assign old_rd = bank_q ? acc_rdata[0] : acc_rdata[1];
-  assign old_live = live_q[!bank_q][cnt_q];
+  assign old_acc = old_live_q ? old_rd : '0;
 
   logic [TotW:0]     div_t;
   logic [TotW+1:0]   div_diff;
@@ -375,7 +373,7 @@ module hwprof_detector_core #(
   // written at the victim in Decide.
   logic [15:0]     id_rdata, ph;
   logic            id_we;
-  assign id_we = (state_q == StDecide) && !restart_i && !match_q;
+  assign id_we = (state_q == StDecide) && !match_q;  // a restart clears valid_q
   assign ph = match_q ? id_rdata : next_id_q;
 
   hwprof_ram_2p #(
@@ -414,7 +412,8 @@ module hwprof_detector_core #(
     state_d = state_q;
     unique case (state_q)
       StIdle:   if (start) state_d = StWait;
-      StWait:   if (cnt_q == IdxW'(1)) state_d = StDiv;
+      StWait:   if (cnt_q == IdxW'(1)) state_d = StSum;
+      StSum:    if (cnt_q == IdxW'(Counters - 1)) state_d = StDiv;
       StDiv:    if (cnt_q == IdxW'(Counters - 1) && bit_q == BitW'(SigW)) state_d = StSearch;
       StSearch: if (k_q == KW'(Words + 2)) state_d = StMatch;
       StMatch:  state_d = StTouch;
@@ -455,14 +454,12 @@ module hwprof_detector_core #(
       end_pend_q <= 1'b0;
       bank_q <= 1'b0;
       live_q <= '0;
-      total_q[0] <= '0;
-      total_q[1] <= '0;
       s1_v_q <= 1'b0;
       s1_bank_q <= 1'b0;
       s1_live_q <= 1'b0;
       s1_fwd_q <= 1'b0;
       s1_idx_q <= '0;
-      f_v_q <= 1'b0;
+      old_live_q <= 1'b0;
       p0_v_q <= 1'b0;
       p1_v_q <= 1'b0;
       p2_v_q <= 1'b0;
@@ -505,12 +502,11 @@ module hwprof_detector_core #(
         s1_fwd_q <= s1_v_q && s1_bank_q == bank_q && s1_idx_q == idx;
         if (item_feat_i) live_q[bank_q][idx] <= 1'b1;
       end
-      f_v_q <= s1_v_q && !restart_i;
-      if (f_v_q) total_q[f_bank_q] <= total_q[f_bank_q] + TotW'(f_delta_q);
       if (go && int_end && !pass_free) begin
         end_pend_q <= 1'b1;
         thr_pend_q <= threshold_i;
       end
+      old_live_q <= live_q[!bank_q][pass_raddr];
       p0_v_q <= (state_q == StSearch) && (k_q < KW'(Words));
       p1_v_q <= p0_v_q;
       p2_v_q <= p1_v_q;
@@ -518,7 +514,6 @@ module hwprof_detector_core #(
         // Banks swap: the new live bank starts empty.
         bank_q <= !bank_q;
         live_q[!bank_q] <= '0;
-        total_q[!bank_q] <= '0;
         end_pend_q <= 1'b0;
         thr_q <= end_pend_q ? thr_pend_q : threshold_i;
         cnt_q <= '0;
@@ -526,10 +521,7 @@ module hwprof_detector_core #(
       if (restart_i) begin
         end_pend_q <= 1'b0;
         live_q <= '0;
-        total_q[0] <= '0;
-        total_q[1] <= '0;
         s1_v_q <= 1'b0;
-        f_v_q <= 1'b0;
         p0_v_q <= 1'b0;
         p1_v_q <= 1'b0;
         p2_v_q <= 1'b0;
@@ -541,15 +533,17 @@ module hwprof_detector_core #(
           StWait: begin
             cnt_q <= cnt_q + IdxW'(1);
             if (cnt_q == IdxW'(1)) cnt_q <= '0;
+            tot_q <= '0;
+          end
+          StSum: begin
+            tot_q <= tot_q + TotW'(old_acc);
+            cnt_q <= cnt_q + IdxW'(1);  // wraps to 0 at the end
             bit_q <= '0;
           end
           StDiv: begin
             if (bit_q == '0) begin
-              rem_q <= old_live ? TotW'(old_rd) : '0;
-              if (cnt_q == '0) begin
-                tot_q <= total_q[!bank_q];
-                tot_nz_q <= total_q[!bank_q] != '0;
-              end
+              rem_q <= TotW'(old_acc);
+              if (cnt_q == '0) tot_nz_q <= tot_q != '0;
             end else begin
               rem_q <= div_bit ? TotW'(div_diff) : TotW'(div_t);
               quo_q <= {quo_q[SigW-3:0], div_bit};
@@ -623,7 +617,7 @@ module hwprof_detector_core #(
   `HWPROF_ASSERT(markov_result_in_capt, state_q == StCapt && !restart_i |-> mk_res_valid)
   `HWPROF_ASSERT(result_held, res_valid_o && !res_ready_i && !restart_i |=> res_valid_o && $stable(res_phase_o))
   `HWPROF_ASSERT(end_pending_only_when_pass_taken, end_pend_q |-> state_q != StIdle)
-  `HWPROF_ASSERT(forward_same_bank, s1_fwd_q && s1_v_q |-> f_v_q && f_bank_q == s1_bank_q && f_idx_q == s1_idx_q)
+  `HWPROF_ASSERT(forward_same_bank, s1_fwd_q && s1_v_q |-> f_bank_q == s1_bank_q && f_idx_q == s1_idx_q)
 
 endmodule
 
