@@ -54,8 +54,8 @@
 //   Capt    1 cycle: Markov result captured.
 //   Res     the result is offered (res_valid_o) until taken; then Idle, or
 //           Wait when an interval end is waiting.
-// item_ready_o = no interval end waiting, no restart_i, no hold_i (registered
-// state and the register port only). LRU: a 0..Entries-1 age per valid entry
+// item_ready_o = no interval end waiting and no hold_i (registered state and
+// the register port only; restart_i must come with hold_i). LRU: a 0..Entries-1 age per valid entry
 // (0 = most recent); using entry m ages every valid entry younger than m
 // (every valid entry if m was invalid) by one and sets m's age to 0.
 // restart_i (priority over everything): live bits, interval count,
@@ -98,7 +98,7 @@ module hwprof_detector_core #(
   // Items.
   /// An item is offered.
   input  wire logic                       item_valid_i,
-  /// The core takes it (combinational from restart_i, hold_i and the state).
+  /// The core takes it (combinational from hold_i and the state; restart_i comes with hold_i).
   output logic                            item_ready_o,
   /// The item carries a feature.
   input  wire logic                       item_feat_i,
@@ -158,7 +158,9 @@ module hwprof_detector_core #(
   state_e            state_q, state_d;
   logic              go, int_end, pass_free, start, end_pend_q;
 
-  assign item_ready_o = !end_pend_q && !restart_i && !hold_i;
+  // restart_i comes with hold_i (a register write), so it need not gate
+  // the handshake (keeps the restart decode off the item path).
+  assign item_ready_o = !end_pend_q && !hold_i;
   assign go = item_valid_i && item_ready_o;
 
   hwprof_interval_counter #(
@@ -177,7 +179,9 @@ module hwprof_detector_core #(
   // The pass can take an interval end at this edge: idle, or its result is
   // being taken. A waiting interval end has priority (no item is taken then).
   assign pass_free = (state_q == StIdle) || (state_q == StRes && res_ready_i);
-  assign start = !restart_i && pass_free && (end_pend_q || (go && int_end));
+  // With restart_i no item is taken (hold_i) and the state, end_pend_q and
+  // the live bits are cleared below, so a start then is harmless.
+  assign start = pass_free && (end_pend_q || (go && int_end));
 
   // ---------------------------------------------------------------- index
   logic [IdxW-1:0] idx;
@@ -614,6 +618,7 @@ module hwprof_detector_core #(
   logic unused_mk_valid;
   assign unused_mk_valid = mk_res_valid;
 
+  `HWPROF_ASSERT(restart_holds_items, restart_i |-> hold_i)
   `HWPROF_ASSERT(markov_result_in_capt, state_q == StCapt && !restart_i |-> mk_res_valid)
   `HWPROF_ASSERT(result_held, res_valid_o && !res_ready_i && !restart_i |=> res_valid_o && $stable(res_phase_o))
   `HWPROF_ASSERT(end_pending_only_when_pass_taken, end_pend_q |-> state_q != StIdle)
