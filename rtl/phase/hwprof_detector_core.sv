@@ -6,35 +6,63 @@
 // Items: one per handshake, {optional feature (key, weight), tick (insns)}.
 // The feature is accumulated first (acc[fold(key)] += weight, saturating at
 // 2^32-1), then the tick counts insns toward the interval (hwprof_interval_counter).
-// An item that ends an interval starts the signature pass:
-//   Sum     Counters cycles: total = sum of the accumulators.
-//   Div     Counters*SigW cycles: element j = min(floor(acc[j]*2^SigW /
-//           total), 2^SigW-1) by restoring division, one quotient bit per
-//           cycle (0 when total = 0; a division of total by itself yields
-//           all ones, which is the clamp); acc[j] is cleared.
-//   Search  Entries*Counters+1 cycles: the table RAM (word e*Counters+j =
-//           element j of entry e) is read one element per cycle; the
-//           Manhattan distance of every entry is accumulated; the best is
-//           the valid entry with the smallest distance, ties to the lowest
-//           index.
-//   Match   1 cycle: the outcome below is registered (match, entry, age).
-//   Decide  1 cycle: matched = a best exists and distance < threshold (the
-//           THRESHOLD value when the interval ended). Matched: its phase id,
-//           its signature kept. Else a new phase id (next_id, 16-bit, +1
-//           modulo 2^16) in the victim: the lowest invalid entry, else the
-//           least recently used. The used entry becomes the most recent.
-//   Write   Counters cycles, allocation only: the signature into the victim.
+//
+// Accumulators: two banks of Counters x 32 bits, each a hwprof_ram_2p (block
+// RAM), plus a live bit per counter and bank (a counter whose live bit is
+// clear reads as 0, so a bank is cleared by clearing its live bits). Items
+// go to the live bank (bank_q) through a read-modify-write pipeline:
+//   take   (edge E0) read address fold(key) of the live bank; live bit set;
+//          forward flag = the item in stage 1 has the same bank and index.
+//   stage1 (edge E1) old = forwarded sum of the previous item (read-after-
+//          write at distance 1: its write is at E0, the edge of this read),
+//          else the RAM word if live, else 0; sum = sat(old + weight) is
+//          written back and registered for forwarding.
+// Distance 2 and more need no forwarding (the write is before the read).
+//
+// Interval end: the item that ends an interval starts the signature pass on
+// its bank when the pass is free (idle, or its result being taken in that
+// cycle): the banks swap at that edge (the new live bank's live bits are
+// cleared) and items keep being taken while the pass runs in the
+// background. When the pass is not free the interval end waits (end_pend_q):
+// item_ready_o stays low until the running pass's result is taken, and the
+// waiting pass starts (banks swap) at that edge. The THRESHOLD value at the
+// ending item is the one used. The pass (busy_o):
+//   Wait    2 cycles: the ending item's accumulator write lands.
+//   Sum     Counters cycles: total = sum of the old bank's accumulators
+//           (each RAM word read once; the read address runs one ahead).
+//   Div     Counters*(SigW+1) cycles: per element one load cycle (rem =
+//           acc[j] of the old bank) and SigW restoring-division steps, one
+//           quotient bit per cycle: element j = min(floor(acc[j]*2^SigW /
+//           total), 2^SigW-1) (0 when total = 0; a division of total by
+//           itself yields all ones, which is the clamp); the element goes to
+//           the signature RAM (Counters x SigW).
+//   Search  Entries*Counters+3 cycles: the table RAM (word e*Counters+j =
+//           element j of entry e) and the signature RAM are read one element
+//           per cycle; pipeline |a-b| -> distance accumulate -> compare
+//           (3 stages): the best is the valid entry with the smallest
+//           distance, ties to the lowest index.
+//   Match   1 cycle: match = a best exists and distance < threshold;
+//           victim = the lowest invalid entry, else the least recently used.
+//   Touch   1 cycle: the used entry (match: best, else victim) and its age;
+//           the phase id RAM (Entries x 16) is read at best.
+//   Decide  1 cycle: matched: the entry's phase id, its signature kept. Else
+//           a new phase id (next_id, 16-bit, +1 modulo 2^16) into the
+//           victim. The used entry becomes the most recent.
+//   Write   Counters+1 cycles, allocation only: the signature RAM copied into
+//           the victim's table words (read, then write one cycle later).
 //   Pred    1 cycle: Markov update with the phase.
 //   Capt    1 cycle: Markov result captured.
-//   Res     the result is offered (res_valid_o) until taken; then Idle.
-// item_ready_o is high only in Idle, and low in a cycle with restart_i or
-// hold_i. LRU: a 0..Entries-1 age per valid entry (0 = most recent); using
-// entry m ages every valid entry younger than m (every valid entry if m was
-// invalid) by one and sets m's age to 0.
-// restart_i (priority over everything): accumulators, interval count,
+//   Res     the result is offered (res_valid_o) until taken; then Idle, or
+//           Wait when an interval end is waiting.
+// item_ready_o = no interval end waiting and no hold_i (registered state and
+// the register port only; restart_i must come with hold_i). LRU: a 0..Entries-1 age per valid entry
+// (0 = most recent); using entry m ages every valid entry younger than m
+// (every valid entry if m was invalid) by one and sets m's age to 0.
+// restart_i (priority over everything): live bits, interval count,
 // valid bits, next id, previous phase and the predictor are cleared and the
-// FSM returns to Idle (a pending result is dropped). interval_we_i restarts
-// the interval count (interval_i is the new value from then on).
+// FSM returns to Idle (a running pass, a waiting interval end and a pending
+// result are dropped). interval_we_i restarts the interval count
+// (interval_i is the new value from then on).
 `default_nettype none
 `include "hwprof_assert.svh"
 
@@ -70,7 +98,7 @@ module hwprof_detector_core #(
   // Items.
   /// An item is offered.
   input  wire logic                       item_valid_i,
-  /// The core takes it (combinational from restart_i, hold_i and the state).
+  /// The core takes it (combinational from hold_i and the state; restart_i comes with hold_i).
   output logic                            item_ready_o,
   /// The item carries a feature.
   input  wire logic                       item_feat_i,
@@ -119,18 +147,20 @@ module hwprof_detector_core #(
   localparam int unsigned AgeW = $clog2(Entries + 1);
   localparam int unsigned Words = Entries * Counters;
   localparam int unsigned RamAW = (Words > 1) ? $clog2(Words) : 1;
-  localparam int unsigned KW = $clog2(Words + 1);
-  localparam int unsigned BitW = $clog2(SigW);
+  localparam int unsigned KW = $clog2(Words + 3);
+  localparam int unsigned BitW = $clog2(SigW + 1);
   localparam int unsigned NumSlices = (32 + IdxW - 1) / IdxW;
 
   typedef enum logic [3:0] {
-    StIdle, StSum, StDiv, StSearch, StMatch, StDecide, StWrite, StPred, StCapt, StRes
+    StIdle, StWait, StSum, StDiv, StSearch, StMatch, StTouch, StDecide, StWrite, StPred, StCapt, StRes
   } state_e;
 
   state_e            state_q, state_d;
-  logic              go, int_end;
+  logic              go, int_end, pass_free, start, end_pend_q;
 
-  assign item_ready_o = (state_q == StIdle) && !restart_i && !hold_i;
+  // restart_i comes with hold_i (a register write), so it need not gate
+  // the handshake (keeps the restart decode off the item path).
+  assign item_ready_o = !end_pend_q && !hold_i;
   assign go = item_valid_i && item_ready_o;
 
   hwprof_interval_counter #(
@@ -146,6 +176,13 @@ module hwprof_detector_core #(
     .end_o     (int_end)
   );
 
+  // The pass can take an interval end at this edge: idle, or its result is
+  // being taken. A waiting interval end has priority (no item is taken then).
+  assign pass_free = (state_q == StIdle) || (state_q == StRes && res_ready_i);
+  // With restart_i no item is taken (hold_i) and the state, end_pend_q and
+  // the live bits are cleared below, so a start then is harmless.
+  assign start = pass_free && (end_pend_q || (go && int_end));
+
   // ---------------------------------------------------------------- index
   logic [IdxW-1:0] idx;
   always_comb begin
@@ -155,62 +192,151 @@ module hwprof_detector_core #(
     for (int unsigned s = 0; s < NumSlices; s++) idx ^= padded[s*IdxW +: IdxW];
   end
 
-  // ---------------------------------------------------------------- state
-  logic [AccW-1:0]   acc_q [Counters];
-  logic [SigW-1:0]   sig_q [Counters];   // no reset: data
-  logic [15:0]       id_q [Entries];     // no reset: qualified by valid_q
-  logic [AgeW-1:0]   age_q [Entries];
-  logic [Entries-1:0] valid_q;
+  // ---------------------------------------------------------------- accumulators
+  logic                      bank_q;            // live bank
+  logic [1:0][Counters-1:0]  live_q;
+  logic                      s1_v_q, s1_bank_q, s1_live_q, s1_fwd_q;
+  logic [IdxW-1:0]           s1_idx_q;
+  logic [WeightW-1:0]        s1_w_q;            // no reset: qualified by s1_v_q
+  logic                      f_bank_q;
+  logic [IdxW-1:0]           f_idx_q;
+  logic [AccW-1:0]           f_sum_q;
+  logic [AccW-1:0]           acc_rdata [2];
+  logic [IdxW-1:0]           pass_raddr;
+
+  // Stage 1: forward, add, saturate, write back.
+  logic [AccW-1:0]           s1_rd, s1_old, s1_sum;
+  logic [AccW:0]             s1_add;
+  assign s1_rd = s1_bank_q ? acc_rdata[1] : acc_rdata[0];
+  assign s1_old = s1_fwd_q ? f_sum_q : (s1_live_q ? s1_rd : '0);
+  assign s1_add = {1'b0, s1_old} + (AccW + 1)'(s1_w_q);
+  assign s1_sum = s1_add[AccW] ? '1 : s1_add[AccW-1:0];
+
+  for (genvar b = 0; b < 2; b++) begin : gen_acc
+    hwprof_ram_2p #(
+      .Depth(Counters),
+      .Width(AccW),
+      .GranW(AccW)
+    ) u_acc (
+      .clk_i,
+      .wmask_i(s1_v_q && s1_bank_q == 1'(b)),
+      .waddr_i(s1_idx_q),
+      .wdata_i(s1_sum),
+      .re_i   (1'b1),
+      .raddr_i((bank_q == 1'(b)) ? idx : pass_raddr),
+      .rdata_o(acc_rdata[b])
+    );
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (go) s1_w_q <= item_weight_i;
+    if (s1_v_q) begin
+      f_idx_q <= s1_idx_q;
+      f_bank_q <= s1_bank_q;
+      f_sum_q <= s1_sum;
+    end
+  end
+
+  // ---------------------------------------------------------------- pass state
   logic [IdxW-1:0]   cnt_q;
   logic [BitW-1:0]   bit_q;
   logic [KW-1:0]     k_q;
-  logic [TotW-1:0]   total_q;
-  logic [TotW-1:0]   rem_q;
+  logic [TotW-1:0]   tot_q, rem_q;
+  logic              tot_nz_q;
   logic [SigW-2:0]   quo_q;    // quotient bits so far (the last comes from div_bit)
-  logic [DistW-1:0]  dist_q, best_d_q, thr_q;
+  logic [DistW-1:0]  best_d_q, thr_q, thr_pend_q;
   logic              best_found_q;
   logic [EntW-1:0]   best_q, victim_q;
+  logic [AgeW-1:0]   age_q [Entries];
+  logic [Entries-1:0] valid_q;
   logic [15:0]       next_id_q, prev_q;
   logic              have_prev_q;
   logic [15:0]       res_phase_q, res_pred_q;
   logic              res_changed_q, res_matched_q, res_scored_q, res_correct_q;
   logic [DistW-1:0]  res_dist_q;
 
-  // Two accumulator read ports: the feature's index (Idle) and the pass's
-  // element (Sum, Div). One shared port would put the record's key on the
-  // division's timing path.
-  logic [AccW-1:0]   acc_rd, acc_el;
-  assign acc_rd = acc_q[idx];
-  assign acc_el = acc_q[cnt_q];
+  // Div: element cnt_q of the old bank; the read address runs one element
+  // ahead (the load cycle of element j uses the word read in the cycle
+  // before).
+  assign pass_raddr = (state_q == StSum || state_q == StDiv) ? cnt_q + IdxW'(1) : '0;
+  logic [AccW-1:0]   old_rd;
+  logic              old_live_q;  // live bit of the word on old_rd (read along with it)
+  logic [AccW-1:0]   old_acc;     // the old bank's element cnt_q (0 unless live)
+  assign old_rd = bank_q ? acc_rdata[0] : acc_rdata[1];
+  assign old_acc = old_live_q ? old_rd : '0;
 
-  // Division step of the current element.
   logic [TotW:0]     div_t;
+  logic [TotW+1:0]   div_diff;
   logic              div_bit;
-  logic [TotW-1:0]   div_rem;
-  always_comb begin
-    div_t = (bit_q == '0) ? {1'b0, (TotW)'(acc_el)} << 1 : {rem_q, 1'b0};
-    div_bit = (total_q != '0) && (div_t >= {1'b0, total_q});
-    div_rem = div_bit ? TotW'(div_t - {1'b0, total_q}) : TotW'(div_t);
-  end
+  assign div_t = {rem_q, 1'b0};
+  assign div_diff = {1'b0, div_t} - {2'b0, tot_q};
+  assign div_bit = tot_nz_q && !div_diff[TotW+1];
 
-  // Search: the word read in the previous cycle is address k_q - 1.
-  logic [KW-1:0]     prev_k;
-  logic [IdxW-1:0]   s_elem;
-  logic [EntW-1:0]   s_ent;
-  logic [SigW-1:0]   ram_rdata, s_sig;
-  logic [DistW-1:0]  s_diff, s_sum;
-  assign prev_k = k_q - KW'(1);
-  assign s_elem = prev_k[IdxW-1:0];
-  assign s_ent = EntW'(prev_k >> IdxW);
-  // One signature read port: the element being compared in Search, the
-  // element being written in Write.
-  logic [IdxW-1:0]   sig_sel;
-  assign sig_sel = (state_q == StWrite) ? cnt_q : s_elem;
-  assign s_sig = sig_q[sig_sel];
+  // Signature RAM (Counters x SigW): written in Div, read in Search and Write.
+  logic              sig_we;
+  logic [IdxW-1:0]   sig_raddr;
+  logic [SigW-1:0]   sig_rdata;
+  assign sig_we = (state_q == StDiv) && (bit_q == BitW'(SigW));
+  assign sig_raddr = k_q[IdxW-1:0];
+
+  hwprof_ram_2p #(
+    .Depth(Counters),
+    .Width(SigW),
+    .GranW(SigW)
+  ) u_sig (
+    .clk_i,
+    .wmask_i(sig_we),
+    .waddr_i(cnt_q),
+    .wdata_i({quo_q[SigW-2:0], div_bit}),
+    .re_i   (1'b1),
+    .raddr_i(sig_raddr),
+    .rdata_o(sig_rdata)
+  );
+
+  // Table RAM (word e*Counters+j): read in Search, written in Write.
+  logic [SigW-1:0]   tab_rdata;
+  logic              tab_we;
+  logic [RamAW-1:0]  tab_waddr;
+  logic [IdxW-1:0]   k_prev;   // element written: one behind the read
+  assign k_prev = k_q[IdxW-1:0] - IdxW'(1);
+  assign tab_we = (state_q == StWrite) && (k_q != '0);
+  assign tab_waddr = RamAW'(32'(victim_q) * Counters + 32'(k_prev));
+
+  hwprof_ram_2p #(
+    .Depth(Words),
+    .Width(SigW),
+    .GranW(SigW)
+  ) u_table (
+    .clk_i,
+    .wmask_i(tab_we),
+    .waddr_i(tab_waddr),
+    .wdata_i(sig_rdata),
+    .re_i   (1'b1),
+    .raddr_i(RamAW'(k_q)),
+    .rdata_o(tab_rdata)
+  );
+
+  // Search pipeline: p0 = the words read, p1 = |a-b|, p2 = the distance so far.
+  logic              p0_v_q, p1_v_q, p2_v_q, p2_last_q;
+  logic [IdxW-1:0]   p0_j_q, p1_j_q;
+  logic [EntW-1:0]   p0_e_q, p1_e_q, p2_e_q;
+  logic [SigW-1:0]   p1_diff_q;
+  logic [DistW-1:0]  p2_dist_q;
   logic [SigW-1:0]   s_absdiff;
-  assign s_absdiff = (s_sig > ram_rdata) ? s_sig - ram_rdata : ram_rdata - s_sig;
-  assign s_diff = DistW'(s_absdiff);
-  assign s_sum = ((s_elem == '0) ? '0 : dist_q) + s_diff;
+  assign s_absdiff = (sig_rdata > tab_rdata) ? sig_rdata - tab_rdata : tab_rdata - sig_rdata;
+  logic              p2_better;
+  assign p2_better = p2_v_q && p2_last_q && valid_q[p2_e_q] && (!best_found_q || p2_dist_q < best_d_q);
+
+  always_ff @(posedge clk_i) begin
+    p0_j_q <= k_q[IdxW-1:0];
+    p0_e_q <= EntW'(k_q >> IdxW);
+    p1_j_q <= p0_j_q;
+    p1_e_q <= p0_e_q;
+    p1_diff_q <= s_absdiff;
+    p2_e_q <= p1_e_q;
+    p2_last_q <= (p1_j_q == IdxW'(Counters - 1));
+    p2_dist_q <= ((p1_j_q == '0) ? '0 : p2_dist_q) + DistW'(p1_diff_q);
+  end
 
   // Victim: the lowest invalid entry, else the one with age Entries-1 (the
   // ages of valid entries are distinct; the highest index wins otherwise).
@@ -242,42 +368,30 @@ module hwprof_detector_core #(
 
   assign victim = inv_found ? inv_ent : old_ent;
 
-  // Match: the outcome of the search, registered for Decide.
-  logic            match, decide_match;
-  logic [EntW-1:0] touch_ent, match_ent, touch_ent_q;
-  logic [AgeW-1:0] touch_age, touch_age_q;  // Entries for an invalid entry: older than all
-  assign match = best_found_q && (best_d_q < thr_q);
-  assign match_ent = match ? best_q : victim;
-  assign touch_age = valid_q[match_ent] ? age_q[match_ent] : AgeW'(Entries);
-  logic match_q;
-  assign decide_match = match_q;
-  assign touch_ent = touch_ent_q;
-  logic [15:0]     ph;
-  assign ph = decide_match ? id_q[best_q] : next_id_q;
+  logic            match_q;
+  logic [EntW-1:0] touch_ent, touch_ent_q;
+  logic [AgeW-1:0] touch_age_q;  // Entries for an invalid entry: older than all
+  assign touch_ent = match_q ? best_q : victim_q;
 
-  // Accumulator update of a feature (saturating).
-  logic [AccW-1:0] acc_sum;
-  assign acc_sum = AccW'(hwprof_prim_pkg::sat_add(64'(acc_rd), 64'(item_weight_i), AccW));
-
-  // RAM: table signatures.
-  logic [RamAW-1:0]  ram_waddr, ram_raddr;
-  logic              ram_re;
-  assign ram_waddr = RamAW'(32'(victim_q) * Counters + 32'(cnt_q));
-  assign ram_re = (state_q == StSearch) && (k_q < KW'(Words));
-  assign ram_raddr = RamAW'(k_q);
+  // Phase ids of the entries (qualified by valid_q): read at best in Touch,
+  // written at the victim in Decide.
+  logic [15:0]     id_rdata, ph;
+  logic            id_we;
+  assign id_we = (state_q == StDecide) && !match_q;  // a restart clears valid_q
+  assign ph = match_q ? id_rdata : next_id_q;
 
   hwprof_ram_2p #(
-    .Depth(Words),
-    .Width(SigW),
-    .GranW(SigW)
-  ) u_table (
+    .Depth(Entries),
+    .Width(16),
+    .GranW(16)
+  ) u_ids (
     .clk_i,
-    .wmask_i(state_q == StWrite),
-    .waddr_i(ram_waddr),
-    .wdata_i(s_sig),
-    .re_i   (ram_re),
-    .raddr_i(ram_raddr),
-    .rdata_o(ram_rdata)
+    .wmask_i(id_we),
+    .waddr_i(victim_q),
+    .wdata_i(next_id_q),
+    .re_i   (state_q == StTouch),
+    .raddr_i(best_q),
+    .rdata_o(id_rdata)
   );
 
   // Markov predictor.
@@ -301,16 +415,18 @@ module hwprof_detector_core #(
   always_comb begin
     state_d = state_q;
     unique case (state_q)
-      StIdle:   if (go && int_end) state_d = StSum;
+      StIdle:   if (start) state_d = StWait;
+      StWait:   if (cnt_q == IdxW'(1)) state_d = StSum;
       StSum:    if (cnt_q == IdxW'(Counters - 1)) state_d = StDiv;
-      StDiv:    if (cnt_q == IdxW'(Counters - 1) && bit_q == BitW'(SigW - 1)) state_d = StSearch;
-      StSearch: if (k_q == KW'(Words)) state_d = StMatch;
-      StMatch:  state_d = StDecide;
-      StDecide: state_d = decide_match ? StPred : StWrite;
-      StWrite:  if (cnt_q == IdxW'(Counters - 1)) state_d = StPred;
+      StDiv:    if (cnt_q == IdxW'(Counters - 1) && bit_q == BitW'(SigW)) state_d = StSearch;
+      StSearch: if (k_q == KW'(Words + 2)) state_d = StMatch;
+      StMatch:  state_d = StTouch;
+      StTouch:  state_d = StDecide;
+      StDecide: state_d = match_q ? StPred : StWrite;
+      StWrite:  if (k_q == KW'(Counters)) state_d = StPred;
       StPred:   state_d = StCapt;
       StCapt:   state_d = StRes;
-      StRes:    if (res_ready_i) state_d = StIdle;
+      StRes:    if (res_ready_i) state_d = start ? StWait : StIdle;
       default:  state_d = StIdle;
     endcase
     if (restart_i) state_d = StIdle;
@@ -339,18 +455,30 @@ module hwprof_detector_core #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= StIdle;
-      for (int unsigned i = 0; i < Counters; i++) acc_q[i] <= '0;
+      end_pend_q <= 1'b0;
+      bank_q <= 1'b0;
+      live_q <= '0;
+      s1_v_q <= 1'b0;
+      s1_bank_q <= 1'b0;
+      s1_live_q <= 1'b0;
+      s1_fwd_q <= 1'b0;
+      s1_idx_q <= '0;
+      old_live_q <= 1'b0;
+      p0_v_q <= 1'b0;
+      p1_v_q <= 1'b0;
+      p2_v_q <= 1'b0;
       for (int unsigned i = 0; i < Entries; i++) age_q[i] <= '0;
       valid_q <= '0;
       cnt_q <= '0;
       bit_q <= '0;
       k_q <= '0;
-      total_q <= '0;
+      tot_q <= '0;
+      tot_nz_q <= 1'b0;
       rem_q <= '0;
       quo_q <= '0;
-      dist_q <= '0;
       best_d_q <= '0;
       thr_q <= '0;
+      thr_pend_q <= '0;
       best_found_q <= 1'b0;
       best_q <= '0;
       victim_q <= '0;
@@ -369,34 +497,62 @@ module hwprof_detector_core #(
       res_dist_q <= '0;
     end else begin
       state_q <= state_d;
+      // Accumulator pipeline. A cycle with restart_i takes no item (hold).
+      s1_v_q <= go && item_feat_i;
+      if (go) begin
+        s1_idx_q <= idx;
+        s1_bank_q <= bank_q;
+        s1_live_q <= live_q[bank_q][idx];
+        s1_fwd_q <= s1_v_q && s1_bank_q == bank_q && s1_idx_q == idx;
+        if (item_feat_i) live_q[bank_q][idx] <= 1'b1;
+      end
+      if (go && int_end && !pass_free) begin
+        end_pend_q <= 1'b1;
+        thr_pend_q <= threshold_i;
+      end
+      old_live_q <= live_q[!bank_q][pass_raddr];
+      p0_v_q <= (state_q == StSearch) && (k_q < KW'(Words));
+      p1_v_q <= p0_v_q;
+      p2_v_q <= p1_v_q;
+      if (start) begin
+        // Banks swap: the new live bank starts empty.
+        bank_q <= !bank_q;
+        live_q[!bank_q] <= '0;
+        end_pend_q <= 1'b0;
+        thr_q <= end_pend_q ? thr_pend_q : threshold_i;
+        cnt_q <= '0;
+      end
       if (restart_i) begin
-        for (int unsigned i = 0; i < Counters; i++) acc_q[i] <= '0;
+        end_pend_q <= 1'b0;
+        live_q <= '0;
+        s1_v_q <= 1'b0;
+        p0_v_q <= 1'b0;
+        p1_v_q <= 1'b0;
+        p2_v_q <= 1'b0;
         valid_q <= '0;
         next_id_q <= '0;
         have_prev_q <= 1'b0;
       end else begin
         unique case (state_q)
-          StIdle: begin
-            if (go) begin
-              if (item_feat_i) acc_q[idx] <= acc_sum;
-              if (int_end) begin
-                thr_q <= threshold_i;
-                cnt_q <= '0;
-                total_q <= '0;
-              end
-            end
+          StWait: begin
+            cnt_q <= cnt_q + IdxW'(1);
+            if (cnt_q == IdxW'(1)) cnt_q <= '0;
+            tot_q <= '0;
           end
           StSum: begin
-            total_q <= total_q + TotW'(acc_el);
+            tot_q <= tot_q + TotW'(old_acc);
             cnt_q <= cnt_q + IdxW'(1);  // wraps to 0 at the end
             bit_q <= '0;
           end
           StDiv: begin
-            rem_q <= div_rem;
-            quo_q <= {quo_q[SigW-3:0], div_bit};
-            if (bit_q == BitW'(SigW - 1)) begin
-              sig_q[cnt_q] <= {quo_q[SigW-2:0], div_bit};
-              acc_q[cnt_q] <= '0;
+            if (bit_q == '0) begin
+              rem_q <= TotW'(old_acc);
+              if (cnt_q == '0) tot_nz_q <= tot_q != '0;
+            end else begin
+              rem_q <= div_bit ? TotW'(div_diff) : TotW'(div_t);
+              quo_q <= {quo_q[SigW-3:0], div_bit};
+            end
+            if (bit_q == BitW'(SigW)) begin
               bit_q <= '0;
               cnt_q <= cnt_q + IdxW'(1);
             end else begin
@@ -407,36 +563,35 @@ module hwprof_detector_core #(
           end
           StSearch: begin
             k_q <= k_q + KW'(1);
-            if (k_q != '0) begin
-              dist_q <= s_sum;
-              if (s_elem == IdxW'(Counters - 1) && valid_q[s_ent] && (!best_found_q || s_sum < best_d_q)) begin
-                best_found_q <= 1'b1;
-                best_q <= s_ent;
-                best_d_q <= s_sum;
-              end
+            if (p2_better) begin
+              best_found_q <= 1'b1;
+              best_q <= p2_e_q;
+              best_d_q <= p2_dist_q;
             end
           end
           StMatch: begin
-            match_q <= match;
-            touch_ent_q <= match_ent;
-            touch_age_q <= touch_age;
+            match_q <= best_found_q && (best_d_q < thr_q);
             victim_q <= victim;
+          end
+          StTouch: begin
+            touch_ent_q <= touch_ent;
+            touch_age_q <= valid_q[touch_ent] ? age_q[touch_ent] : AgeW'(Entries);
           end
           StDecide: begin
             res_phase_q <= ph;
-            res_matched_q <= decide_match;
+            res_matched_q <= match_q;
             res_dist_q <= best_found_q ? best_d_q : '1;
             res_changed_q <= !have_prev_q || (prev_q != ph);
             have_prev_q <= 1'b1;
             prev_q <= ph;
-            if (!decide_match) next_id_q <= next_id_q + 16'd1;
-            cnt_q <= '0;
+            if (!match_q) next_id_q <= next_id_q + 16'd1;
+            k_q <= '0;
             for (int unsigned i = 0; i < Entries; i++)
-              if (EntW'(i) != touch_ent && valid_q[i] && age_q[i] < touch_age_q) age_q[i] <= age_q[i] + AgeW'(1);
-            age_q[touch_ent] <= '0;
-            valid_q[touch_ent] <= 1'b1;
+              if (EntW'(i) != touch_ent_q && valid_q[i] && age_q[i] < touch_age_q) age_q[i] <= age_q[i] + AgeW'(1);
+            age_q[touch_ent_q] <= '0;
+            valid_q[touch_ent_q] <= 1'b1;
           end
-          StWrite: cnt_q <= cnt_q + IdxW'(1);
+          StWrite: k_q <= k_q + KW'(1);
           StCapt: begin
             res_pred_q <= mk_pred;
             res_scored_q <= mk_scored;
@@ -446,11 +601,6 @@ module hwprof_detector_core #(
         endcase
       end
     end
-  end
-
-  // Phase ids of the entries (no reset: qualified by valid_q).
-  always_ff @(posedge clk_i) begin
-    if (state_q == StDecide && !restart_i && !decide_match) id_q[victim_q] <= next_id_q;
   end
 
   assign res_valid_o = (state_q == StRes);
@@ -463,14 +613,18 @@ module hwprof_detector_core #(
   assign res_correct_o = res_correct_q;
   assign busy_o = (state_q != StIdle) && (state_q != StRes);
 
-  // The Markov result valid is implied by the Capt state.
+  // The Markov result valid is implied by the Capt state; p1_v_q only
+  // delays p0_v_q into p2_v_q.
   logic unused_mk_valid;
   assign unused_mk_valid = mk_res_valid;
 
+  `HWPROF_ASSERT(restart_holds_items, restart_i |-> hold_i)
   `HWPROF_ASSERT(markov_result_in_capt, state_q == StCapt && !restart_i |-> mk_res_valid)
   `HWPROF_ASSERT(result_held, res_valid_o && !res_ready_i && !restart_i |=> res_valid_o && $stable(res_phase_o))
-  `HWPROF_ASSERT(no_item_when_busy, busy_o |-> !item_ready_o)
+  `HWPROF_ASSERT(end_pending_only_when_pass_taken, end_pend_q |-> state_q != StIdle)
+  `HWPROF_ASSERT(forward_same_bank, s1_fwd_q && s1_v_q |-> f_bank_q == s1_bank_q && f_idx_q == s1_idx_q)
 
 endmodule
+
 
 `default_nettype wire

@@ -33,10 +33,10 @@ unsigned DetectorParams::idx_w() const {
 }
 
 uint64_t DetectorParams::busy_cycles(bool allocated) const {
-  // Sum N, Div N*sig_w, Search E*N+1, Match 1, Decide 1, Write N
-  // (allocation only), Pred 1, Capt 1.
+  // Wait 2, Sum N, Div N*(sig_w+1), Search E*N+3, Match 1, Touch 1,
+  // Decide 1, Write N+1 (allocation only), Pred 1, Capt 1.
   const uint64_t n = counters, e = entries;
-  return n + n * sig_w + e * n + 1 + 1 + 1 + (allocated ? n : 0) + 1 + 1;
+  return 2 + n + n * (sig_w + 1) + e * n + 3 + 1 + 1 + 1 + (allocated ? n + 1 : 0) + 1 + 1;
 }
 
 std::string DetectorResult::str() const {

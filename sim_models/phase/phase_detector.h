@@ -5,10 +5,15 @@
 //
 // The state change of an interval end is DetectorAlgo::end_interval (the
 // functional model), committed at the edge where the core takes the item
-// that ends the interval; the core then stays busy for exactly
-// DetectorParams::busy_cycles(allocated) cycles (the RTL's signature,
-// search and table-write passes) and offers the result from the next cycle
-// until it is taken.
+// that ends the interval. The signature pass runs in the background (the
+// accumulators are double-banked): when the pass is free (idle, or its
+// result being taken in that cycle) the pass of the ending interval starts
+// at that edge and the core keeps taking items; it stays busy for exactly
+// DetectorParams::busy_cycles(allocated) cycles and offers the result from
+// the next cycle until it is taken. When the pass is not free the interval
+// end waits (end pending): the core takes no item until the running pass's
+// result is taken, and the waiting pass starts at that edge. These cycles
+// are the only stalls the core adds (STALL_CYCLES).
 #pragma once
 
 #include <algorithm>
@@ -56,12 +61,17 @@ class DetectorCore {
     busy_left_ = 0;
     res_valid_ = false;
     res_ = {};
+    end_pending_ = false;
+    pend_res_ = {};
+    pend_alloc_ = false;
     stats_ = {};
   }
-  bool idle() const { return busy_left_ == 0 && !res_valid_; }
+  bool idle() const { return busy_left_ == 0 && !res_valid_ && !end_pending_; }
   bool busy() const { return busy_left_ > 0; }
   bool res_pending() const { return res_valid_; }
-  bool item_ready(const In& in) const { return idle() && !in.restart && !in.hold; }
+  /// An interval end waits for the running pass (items stall).
+  bool end_pending() const { return end_pending_; }
+  bool item_ready(const In& in) const { return !end_pending_ && !in.restart && !in.hold; }
 
   Out step(const In& in) {
     Out o;
@@ -73,18 +83,25 @@ class DetectorCore {
       algo_.restart();
       busy_left_ = 0;
       res_valid_ = false;
+      end_pending_ = false;
       return o;
     }
     if (in.interval_we) algo_.set_interval(in.interval);
+    // The pass is free for a new interval end at this edge: idle, or its
+    // result is being taken.
+    const bool taken = res_valid_ && in.res_ready;
+    const bool free = (busy_left_ == 0 && !res_valid_) || taken;
     if (busy_left_ > 0) {
       stats_.busy_cycles = sat32(stats_.busy_cycles + uint64_t{1});
       if (--busy_left_ == 0) res_valid_ = true;
-    } else if (res_valid_) {
-      if (in.res_ready) {
-        res_valid_ = false;
-        stats_.intervals = sat32(stats_.intervals + uint64_t{1});
-        if (!res_.matched) stats_.phases = sat32(stats_.phases + uint64_t{1});
-      }
+    } else if (taken) {
+      res_valid_ = false;
+      stats_.intervals = sat32(stats_.intervals + uint64_t{1});
+      if (!res_.matched) stats_.phases = sat32(stats_.phases + uint64_t{1});
+    }
+    if (free && end_pending_) {
+      start(pend_res_, pend_alloc_);
+      end_pending_ = false;
     } else if (in.item_valid && o.item_ready) {
       stats_.records = sat32(stats_.records + uint64_t{1});
       if (in.feat_valid) {
@@ -93,8 +110,13 @@ class DetectorCore {
       }
       algo_.set_threshold(in.threshold);
       if (auto r = algo_.tick(in.insns)) {
-        res_ = *r;
-        busy_left_ = algo_.params().busy_cycles(algo_.last_allocated());
+        if (free) {
+          start(*r, algo_.last_allocated());
+        } else {
+          pend_res_ = *r;
+          pend_alloc_ = algo_.last_allocated();
+          end_pending_ = true;
+        }
       }
     }
     return o;
@@ -104,10 +126,19 @@ class DetectorCore {
   const Stats& stats() const { return stats_; }
 
  private:
+  void start(const DetectorResult& r, bool allocated) {
+    res_ = r;
+    res_valid_ = false;
+    busy_left_ = algo_.params().busy_cycles(allocated);
+  }
+
   DetectorAlgo algo_;
   uint64_t busy_left_ = 0;
   bool res_valid_ = false;
   DetectorResult res_{};
+  bool end_pending_ = false;  ///< an interval end waits for the pass
+  DetectorResult pend_res_{};
+  bool pend_alloc_ = false;
   Stats stats_;
 };
 

@@ -109,10 +109,10 @@ BOOST_AUTO_TEST_CASE(ParamsAndThresholdRange) {
   BOOST_TEST(p.legal_threshold(1));
   BOOST_TEST(p.legal_threshold(32));  // 2^(4+1)
   BOOST_TEST(!p.legal_threshold(33));
-  // Sum 4 + Div 16 + Search 2*4+1 + Match 1 + Decide 1 + Pred 1 + Capt 1 =
-  // 33; +4 Write.
-  BOOST_TEST(p.busy_cycles(false) == 33u);
-  BOOST_TEST(p.busy_cycles(true) == 37u);
+  // Wait 2 + Sum 4 + Div 4*(4+1) + Search 2*4+3 + Match 1 + Touch 1 +
+  // Decide 1 + Pred 1 + Capt 1 = 42; +5 Write.
+  BOOST_TEST(p.busy_cycles(false) == 42u);
+  BOOST_TEST(p.busy_cycles(true) == 47u);
   DetectorParams bad = small();
   bad.counters = 3;
   BOOST_CHECK_THROW(DetectorAlgo{bad}, std::invalid_argument);
