@@ -206,12 +206,16 @@ module hwprof_hpt #(
   // Forwarding. For the descriptor read at edge t, the logical writes
   // L(t-1) (physically written at t: the read collides), L(t), L(t+1) and
   // L(t+2) are not in what it read. mK[w] (K = 4, 3, 2, 1 for L(t-1) ..
-  // L(t+2)): that write went to way w at this descriptor's index of way w.
-  // skK: the descriptor's key equals that write's key. A clear kills every
-  // flag (the writes before it are gone).
-  logic [Ways-1:0]    s1_m4_q, s1_m3_q, s1_e2_q, s1_e1_q;
-  logic [Ways-1:0]    s2_m4_q, s2_m3_q, s2_m2_q, s2_e1_q;
-  logic [Ways-1:0]    s3_m1_q;
+  // L(t+2)): that write went to way w at this descriptor's index of way w;
+  // eK[w]: the indices of way w are equal (compared at acceptance), so mK =
+  // eK & the write's way, taken from w1 in the cycle after the write (m4 at
+  // acceptance, m3 at the S1 -> S2 edge, m2 in S2, m1 in S3): no flag waits
+  // for the decision of its cycle. skK: the descriptor's key equals that
+  // write's key. A clear kills w1 and every registered flag (the writes
+  // before it are gone).
+  logic [Ways-1:0]    s1_m4_q, s1_e3_q, s1_e2_q, s1_e1_q;
+  logic [Ways-1:0]    s2_m4_q, s2_m3_q, s2_e2_q, s2_e1_q;
+  logic [Ways-1:0]    s3_e1_q;
   logic               s1_sk4_q, s1_sk3_q, s1_sk2_q, s1_sk1_q;
   logic               s2_sk4_q, s2_sk3_q, s2_sk2_q, s2_sk1_q;
   logic               s3_sk1_q;
@@ -330,10 +334,10 @@ module hwprof_hpt #(
   // The new descriptor against the writes L(t-1) (w1, landing now) and L(t)
   // (S3's decision), and the indices of the descriptors in S2 and S1 (their
   // writes L(t+1), L(t+2) are matched when they are decided).
-  logic [Ways-1:0] in_m4, in_m3, in_e2, in_e1;
+  logic [Ways-1:0] in_m4, in_e3, in_e2, in_e1;
   for (genvar w = 0; w < Ways; w++) begin : gen_in_eq
     assign in_m4[w] = w1_en_q && w1_oh_q[w] && (in_idx[w] == w1_addr_q) && !cmd_clear;
-    assign in_m3[w] = commit && wr_oh[w] && (in_idx[w] == s3_idx_q[w]) && !cmd_clear;
+    assign in_e3[w] = (in_idx[w] == s3_idx_q[w]);
     assign in_e2[w] = (in_idx[w] == s2_idx_q[w]);
     assign in_e1[w] = (in_idx[w] == s1_idx_q[w]);
   end
@@ -344,22 +348,17 @@ module hwprof_hpt #(
       s2_valid_q <= 1'b0;
       s3_valid_q <= 1'b0;
       s1_m4_q    <= '0;
-      s1_m3_q    <= '0;
       s2_m4_q    <= '0;
       s2_m3_q    <= '0;
-      s2_m2_q    <= '0;
-      s3_m1_q    <= '0;
       s2_clr_q   <= 1'b0;
     end else begin
       s1_valid_q <= go;
       s2_valid_q <= s1_valid_q;
       s3_valid_q <= s2_valid_q;
       s1_m4_q    <= go ? in_m4 : '0;
-      s1_m3_q    <= go ? in_m3 : '0;
       s2_m4_q    <= cmd_clear ? '0 : s1_m4_q;
-      s2_m3_q    <= cmd_clear ? '0 : s1_m3_q;
-      s2_m2_q    <= (commit && !cmd_clear) ? (s1_e2_q & wr_oh) : '0;
-      s3_m1_q    <= (commit && !cmd_clear) ? (s2_e1_q & wr_oh) : '0;
+      // w1 holds L(t) now.
+      s2_m3_q    <= (w1_en_q && !cmd_clear) ? (s1_e3_q & w1_oh_q) : '0;
       s2_clr_q   <= cmd_clear;
     end
   end
@@ -370,6 +369,7 @@ module hwprof_hpt #(
       s1_metric_q     <= in_metric;
       s1_incomplete_q <= in_incomplete_i;
       s1_policy_q     <= ctrl_q[HptCtrlPolicyLsb +: HptCtrlPolicyW];
+      s1_e3_q         <= in_e3;
       s1_e2_q         <= in_e2;
       s1_e1_q         <= in_e1;
       s1_sk4_q        <= (in_key == w1_key_q);
@@ -381,7 +381,9 @@ module hwprof_hpt #(
     s2_metric_q     <= s1_metric_q;
     s2_incomplete_q <= s1_incomplete_q;
     s2_policy_q     <= s1_policy_q;
+    s2_e2_q         <= s1_e2_q;
     s2_e1_q         <= s1_e1_q;
+    s3_e1_q         <= s2_e1_q;
     s2_sk4_q        <= s1_sk4_q;
     s2_sk3_q        <= s1_sk3_q;
     s2_sk2_q        <= s1_sk2_q;
@@ -477,17 +479,19 @@ module hwprof_hpt #(
   logic [Ways-1:0]           p_sat, p_gt;
   logic [Ways-1:0][Ways-1:0] beat;  // beat[i][k]: i before k in the minimum order
   logic [AccW-1:0]           s2_m;
-  assign s2_m = AccW'(s2_metric_q);
+  logic [Ways-1:0]           s2_m2;  // w1 holds L(t+1) now
+  assign s2_m  = AccW'(s2_metric_q);
+  assign s2_m2 = w1_en_q ? (s2_e2_q & w1_oh_q) : '0;
 
   for (genvar w = 0; w < Ways; w++) begin : gen_s2
     logic keq_ram;
     logic [AccW:0] sum;
     assign keq_ram = &s2_pk_q[w];
-    assign a2[w]   = s2_m2_q[w] ? w1_acc_q : s2_m3_q[w] ? w2_acc_q : s2_m4_q[w] ? w3_acc_q : s2_acc_q[w];
-    assign hk[w]   = (s2_m2_q[w] && w1_k_q) ? s2_sk2_q :
+    assign a2[w]   = s2_m2[w] ? w1_acc_q : s2_m3_q[w] ? w2_acc_q : s2_m4_q[w] ? w3_acc_q : s2_acc_q[w];
+    assign hk[w]   = (s2_m2[w] && w1_k_q) ? s2_sk2_q :
                      (s2_m3_q[w] && w2_k_q) ? s2_sk3_q :
                      (s2_m4_q[w] && w3_k_q) ? s2_sk4_q : keq_ram;
-    assign hv[w]   = (s2_sv_q[w] && !s2_clr_q) || s2_m2_q[w] || s2_m3_q[w] || s2_m4_q[w];
+    assign hv[w]   = (s2_sv_q[w] && !s2_clr_q) || s2_m2[w] || s2_m3_q[w] || s2_m4_q[w];
     assign sum       = {1'b0, a2[w]} + {1'b0, s2_m};
     assign p_sat[w]  = sum[AccW];
     assign p_sum[w]  = sum[AccW] ? '1 : sum[AccW-1:0];
@@ -522,31 +526,36 @@ module hwprof_hpt #(
   end
 
   // ---------------------------------------------------------------------
-  // S3: the write L(t+2) of the last edge (w1) forwarded into way j (s3_m1_q,
+  // S3: the write L(t+2) of the last edge (w1) forwarded into way j (m1,
   // one-hot or zero), then the decision. Only compares against w1's
   // accumulator are left in this cycle: the victim is way j when w1's acc
-  // (with j) is below every other way's, else the minimum of the other ways
-  // by the S2 order.
+  // (with j) comes before the minimum of the other ways (by the S2 order),
+  // else that minimum. Everything that does not depend on that compare is
+  // prepared beside it, so the compare is followed by three levels of logic.
 
   logic [AccW-1:0] s3_m;
+  logic [Ways-1:0] m1;       // w1 holds L(t+2) now
   logic            j_any;
-  logic [WayW-1:0] j_idx;
+  logic [Ways-1:0] j_lt;     // j_lt[w]: j < w (w1 wins a tie with way w)
   logic [Ways-1:0] val3, keq3, hit3, free3;
-  logic [Ways-1:0] hit_oh, free_oh, win_ex, vic_oh, cmp_w;
-  logic            hit_any, free_any, vic_j, hit_j;
+  logic [Ways-1:0] hit_oh, free_oh, win_ex, vic_t, w_lt, w_le;
+  logic            hit_any, free_any, miss_full, vic_j, hit_j;
   logic [AccW:0]   w_sum_x;
   logic [AccW-1:0] w_sum, w_diff;
   logic            w_sat, w_gt;
 
   assign s3_m  = AccW'(s3_metric_q);
-  assign j_any = |s3_m1_q;
+  assign m1    = w1_en_q ? (s3_e1_q & w1_oh_q) : '0;
+  assign j_any = |m1;
   always_comb begin
-    j_idx = '0;
-    for (int unsigned w = 0; w < Ways; w++) if (s3_m1_q[w]) j_idx = j_idx | WayW'(w);
+    for (int unsigned w = 0; w < Ways; w++) begin
+      j_lt[w] = 1'b0;
+      for (int unsigned k = 0; k < w; k++) j_lt[w] = j_lt[w] | m1[k];
+    end
   end
 
-  assign val3  = s3_hv_q | s3_m1_q;
-  assign keq3  = w1_k_q ? ((s3_hk_q & ~s3_m1_q) | ({Ways{s3_sk1_q}} & s3_m1_q)) : s3_hk_q;
+  assign val3  = s3_hv_q | m1;
+  assign keq3  = w1_k_q ? ((s3_hk_q & ~m1) | ({Ways{s3_sk1_q}} & m1)) : s3_hk_q;
   assign hit3  = val3 & keq3;
   assign free3 = ~val3;
 
@@ -559,8 +568,9 @@ module hwprof_hpt #(
       if (free3[w]) free_oh = Ways'(1) << w;
     end
   end
-  assign hit_any  = |hit3;
-  assign free_any = |free3;
+  assign hit_any   = |hit3;
+  assign free_any  = |free3;
+  assign miss_full = !hit_any && !free_any;
 
   assign w_sum_x = {1'b0, w1_acc_q} + {1'b0, s3_m};
   assign w_sat   = w_sum_x[AccW];
@@ -569,84 +579,107 @@ module hwprof_hpt #(
   assign w_gt    = w1_acc_q > s3_m;
 
   for (genvar w = 0; w < Ways; w++) begin : gen_s3
-    // w1's entry (way j) before way w in the minimum order.
-    assign cmp_w[w] = {w1_acc_q, j_idx} < {s3_a2_q[w], WayW'(w)};
+    // w1's entry (way j) before way w: both compares straight from the
+    // registers, the tie-break (j < w) picks one after them.
+    assign w_lt[w] = (w1_acc_q < s3_a2_q[w]);
+    assign w_le[w] = (w1_acc_q <= s3_a2_q[w]);
     // Way w is the minimum of the ways other than j.
     always_comb begin
-      win_ex[w] = !s3_m1_q[w];
+      win_ex[w] = !m1[w];
       for (int unsigned k = 0; k < Ways; k++) begin
-        if (k != w) win_ex[w] = win_ex[w] && (s3_m1_q[k] || s3_beat_q[w][k]);
+        if (k != w) win_ex[w] = win_ex[w] && (m1[k] || s3_beat_q[w][k]);
       end
     end
+    // j comes before w, the minimum of the others: j is the victim.
+    assign vic_t[w] = j_any && win_ex[w] && (j_lt[w] ? w_le[w] : w_lt[w]);
   end
-  assign vic_j  = j_any && (&(cmp_w | s3_m1_q));
-  assign vic_oh = vic_j ? s3_m1_q : win_ex;
-  assign hit_j  = |(hit_oh & s3_m1_q);
+  // With one way, j is the only candidate.
+  assign vic_j = (Ways == 1) ? j_any : |vic_t;
+  assign hit_j = |(hit_oh & m1);
 
   // One-hot selections of the S2 values.
   logic [AccW-1:0] ex_sum, ex_diff, hit_sum;
   logic            ex_sat, ex_gt, hit_sat;
+  logic [SetW-1:0] ex_addr, hit_addr, free_addr, j_addr;
   always_comb begin
-    ex_sum  = '0;
-    ex_diff = '0;
-    ex_sat  = 1'b0;
-    ex_gt   = 1'b0;
-    hit_sum = '0;
-    hit_sat = 1'b0;
+    ex_sum    = '0;
+    ex_diff   = '0;
+    ex_sat    = 1'b0;
+    ex_gt     = 1'b0;
+    hit_sum   = '0;
+    hit_sat   = 1'b0;
+    ex_addr   = '0;
+    hit_addr  = '0;
+    free_addr = '0;
+    j_addr    = '0;
     for (int unsigned w = 0; w < Ways; w++) begin
       if (win_ex[w]) begin
         ex_sum  = ex_sum | s3_sum_q[w];
         ex_diff = ex_diff | s3_diff_q[w];
         ex_sat  = ex_sat | s3_sat_q[w];
         ex_gt   = ex_gt | s3_gt_q[w];
+        ex_addr = ex_addr | s3_idx_q[w];
       end
       if (hit_oh[w]) begin
-        hit_sum = hit_sum | s3_sum_q[w];
-        hit_sat = hit_sat | s3_sat_q[w];
+        hit_sum  = hit_sum | s3_sum_q[w];
+        hit_sat  = hit_sat | s3_sat_q[w];
+        hit_addr = hit_addr | s3_idx_q[w];
       end
+      if (free_oh[w]) free_addr = free_addr | s3_idx_q[w];
+      if (m1[w]) j_addr = j_addr | s3_idx_q[w];
     end
   end
 
-  // Outcome of the descriptor in S3 (meaningful when it is complete).
-  logic            miss_full, reject, replace, fill, is_ss;
-  logic [AccW-1:0] v_sum, v_diff, h_sum, new_acc;
-  logic            v_sat, v_gt, h_sat, sat;
+  // Outcome of the descriptor in S3 (meaningful when it is complete). Each
+  // result is prepared for both victims (way j: *_j; the minimum of the
+  // others: *_x) and the hit / fill cases folded into the second; vic_j
+  // picks.
+  logic            is_ss, is_erode, reject, replace, fill, sat;
+  logic            rej_j, rej_x, sat_j, sat_x;
+  logic [AccW-1:0] h_sum, acc_j, acc_x, new_acc;
+  logic            h_sat;
+  logic [Ways-1:0] oh_x;
+  logic [SetW-1:0] addr_x;
 
-  assign v_sum  = vic_j ? w_sum : ex_sum;
-  assign v_sat  = vic_j ? w_sat : ex_sat;
-  assign v_diff = vic_j ? w_diff : ex_diff;
-  assign v_gt   = vic_j ? w_gt : ex_gt;
-  assign h_sum  = hit_j ? w_sum : hit_sum;
-  assign h_sat  = hit_j ? w_sat : hit_sat;
-  assign is_ss  = (s3_policy_q == PolicySs);
-
-  assign commit    = s3_valid_q && !s3_incomplete_q;
-  assign miss_full = !hit_any && !free_any;
-  assign fill      = !hit_any && free_any;
-  assign reject    = miss_full && (s3_policy_q == PolicyErode) && v_gt;
-  assign replace   = miss_full && !reject;
+  assign is_ss    = (s3_policy_q == PolicySs);
+  assign is_erode = (s3_policy_q == PolicyErode);
+  assign h_sum    = hit_j ? w_sum : hit_sum;
+  assign h_sat    = hit_j ? w_sat : hit_sat;
+  assign rej_j    = is_erode && w_gt;
+  assign rej_x    = is_erode && ex_gt;
+  assign acc_j    = rej_j ? w_diff : is_ss ? w_sum : s3_m;
+  assign sat_j    = !rej_j && is_ss && w_sat;
 
   always_comb begin
     if (hit_any) begin
-      wr_oh   = hit_oh;
-      new_acc = h_sum;
-      sat     = h_sat;
+      oh_x   = hit_oh;
+      addr_x = hit_addr;
+      acc_x  = h_sum;
+      sat_x  = h_sat;
     end else if (free_any) begin
-      wr_oh   = free_oh;
-      new_acc = s3_m;
-      sat     = 1'b0;
+      oh_x   = free_oh;
+      addr_x = free_addr;
+      acc_x  = s3_m;
+      sat_x  = 1'b0;
     end else begin
-      wr_oh   = vic_oh;
-      new_acc = reject ? v_diff : is_ss ? v_sum : s3_m;
-      sat     = !reject && is_ss && v_sat;
+      oh_x   = win_ex;
+      addr_x = ex_addr;
+      acc_x  = rej_x ? ex_diff : is_ss ? ex_sum : s3_m;
+      sat_x  = !rej_x && is_ss && ex_sat;
     end
   end
 
+  logic            take_j;  // a miss in a full set whose victim is way j
   logic [SetW-1:0] wr_addr;
-  always_comb begin
-    wr_addr = '0;
-    for (int unsigned w = 0; w < Ways; w++) if (wr_oh[w]) wr_addr = wr_addr | s3_idx_q[w];
-  end
+  assign take_j  = miss_full && vic_j;
+  assign commit  = s3_valid_q && !s3_incomplete_q;
+  assign fill    = !hit_any && free_any;
+  assign reject  = miss_full && (vic_j ? rej_j : rej_x);
+  assign replace = miss_full && !(vic_j ? rej_j : rej_x);
+  assign wr_oh   = take_j ? m1 : oh_x;
+  assign wr_addr = take_j ? j_addr : addr_x;
+  assign new_acc = take_j ? acc_j : acc_x;
+  assign sat     = take_j ? sat_j : sat_x;
 
   // Write history. A clear kills the write of its edge and the ones before
   // (the valid bits are cleared; nothing is forwarded across a clear).
@@ -834,9 +867,9 @@ module hwprof_hpt #(
   // Exactly one outcome per complete descriptor; a write forwards into at
   // most one way; the victim and the chosen way are one way.
   `HWPROF_ASSERT(one_outcome, commit |-> $onehot({hit_any, fill, replace, reject}))
-  `HWPROF_ASSERT(forward_at_most_one_way, $onehot0(s3_m1_q) && $onehot0(s2_m2_q) && $onehot0(s2_m3_q) &&
+  `HWPROF_ASSERT(forward_at_most_one_way, $onehot0(m1) && $onehot0(s2_m2) && $onehot0(s2_m3_q) &&
                  $onehot0(s2_m4_q))
-  `HWPROF_ASSERT(victim_one_way, commit && miss_full |-> $onehot(vic_oh))
+  `HWPROF_ASSERT(victim_one_way, commit && miss_full && !vic_j |-> $onehot(win_ex))
   `HWPROF_ASSERT(write_one_way, commit |-> $onehot(wr_oh))
   `HWPROF_ASSERT(saturation_only_on_add, commit && sat |-> hit_any || (replace && s3_policy_q == PolicySs))
   // HITS + FILLS + REPLACEMENTS + REJECTS (st[1..4]) = DESCS (st[0]) until
