@@ -538,8 +538,8 @@ module hwprof_hpt #(
   logic            j_any;
   logic [Ways-1:0] j_lt;     // j_lt[w]: j < w (w1 wins a tie with way w)
   logic [Ways-1:0] val3, keq3, hit3, free3;
-  logic [Ways-1:0] hit_oh, free_oh, win_ex, vic_t, w_lt, w_le;
-  logic            hit_any, free_any, miss_full, vic_j, hit_j;
+  logic [Ways-1:0] hit_oh, free_oh, win_ex, sel_le, sel_lt, vic_t, w_lt, w_le;
+  logic            hit_any, free_any, miss_full, take_j, hit_j;
   logic [AccW:0]   w_sum_x;
   logic [AccW-1:0] w_sum, w_diff;
   logic            w_sat, w_gt;
@@ -590,11 +590,15 @@ module hwprof_hpt #(
         if (k != w) win_ex[w] = win_ex[w] && (m1[k] || s3_beat_q[w][k]);
       end
     end
-    // j comes before w, the minimum of the others: j is the victim.
-    assign vic_t[w] = j_any && win_ex[w] && (j_lt[w] ? w_le[w] : w_lt[w]);
+    // A miss in a full set, w the minimum of the ways other than j, and j
+    // before w: j is the victim. The selects are ready before the compares.
+    assign sel_le[w] = miss_full && j_any && win_ex[w] && j_lt[w];
+    assign sel_lt[w] = miss_full && j_any && win_ex[w] && !j_lt[w];
+    assign vic_t[w]  = (sel_le[w] && w_le[w]) || (sel_lt[w] && w_lt[w]);
   end
-  // With one way, j is the only candidate.
-  assign vic_j = (Ways == 1) ? j_any : |vic_t;
+  // take_j: a miss in a full set whose victim is way j (with one way, j is
+  // the only candidate). Two levels of logic after the compares.
+  assign take_j = (Ways == 1) ? (miss_full && j_any) : |vic_t;
   assign hit_j = |(hit_oh & m1);
 
   // One-hot selections of the S2 values.
@@ -632,7 +636,7 @@ module hwprof_hpt #(
 
   // Outcome of the descriptor in S3 (meaningful when it is complete). Each
   // result is prepared for both victims (way j: *_j; the minimum of the
-  // others: *_x) and the hit / fill cases folded into the second; vic_j
+  // others: *_x) and the hit / fill cases folded into the second; take_j
   // picks.
   logic            is_ss, is_erode, reject, replace, fill, sat;
   logic            rej_j, rej_x, sat_j, sat_x;
@@ -669,13 +673,11 @@ module hwprof_hpt #(
     end
   end
 
-  logic            take_j;  // a miss in a full set whose victim is way j
   logic [SetW-1:0] wr_addr;
-  assign take_j  = miss_full && vic_j;
   assign commit  = s3_valid_q && !s3_incomplete_q;
   assign fill    = !hit_any && free_any;
-  assign reject  = miss_full && (vic_j ? rej_j : rej_x);
-  assign replace = miss_full && !(vic_j ? rej_j : rej_x);
+  assign reject  = take_j ? rej_j : (miss_full && rej_x);
+  assign replace = take_j ? !rej_j : (miss_full && !rej_x);
   assign wr_oh   = take_j ? m1 : oh_x;
   assign wr_addr = take_j ? j_addr : addr_x;
   assign new_acc = take_j ? acc_j : acc_x;
@@ -869,7 +871,8 @@ module hwprof_hpt #(
   `HWPROF_ASSERT(one_outcome, commit |-> $onehot({hit_any, fill, replace, reject}))
   `HWPROF_ASSERT(forward_at_most_one_way, $onehot0(m1) && $onehot0(s2_m2) && $onehot0(s2_m3_q) &&
                  $onehot0(s2_m4_q))
-  `HWPROF_ASSERT(victim_one_way, commit && miss_full && !vic_j |-> $onehot(win_ex))
+  `HWPROF_ASSERT(victim_one_way, commit && miss_full && !take_j |-> $onehot(win_ex))
+  `HWPROF_ASSERT(victim_j_only_with_w1, take_j |-> miss_full && j_any)
   `HWPROF_ASSERT(write_one_way, commit |-> $onehot(wr_oh))
   `HWPROF_ASSERT(saturation_only_on_add, commit && sat |-> hit_any || (replace && s3_policy_q == PolicySs))
   // HITS + FILLS + REPLACEMENTS + REJECTS (st[1..4]) = DESCS (st[0]) until
