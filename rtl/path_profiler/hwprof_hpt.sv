@@ -146,8 +146,10 @@ module hwprof_hpt #(
     logic [31:0] dirs;
   } key_t;
 
-  /// One RAM word (102 bits).
+  /// One RAM word (103 bits): the entry's valid bit (meaningful while its
+  /// row is fresh, see fresh_q), key and accumulator.
   typedef struct packed {
+    logic            valid;
     key_t            key;
     logic [AccW-1:0] acc;
   } word_t;
@@ -186,7 +188,11 @@ module hwprof_hpt #(
   logic [SetW-1:0]    dump_set_q, dump_set_d;
   logic [WayW-1:0]    dump_way_q, dump_way_d;
   logic [1:0]         drain_q, drain_d;
-  logic [Ways-1:0]    valid_q [Sets];  // row s: the valid bits of set s
+  // fresh_q[a]: RAM row a (address a of every way) was written since the
+  // last clear or reset, so the valid bits the RAMs hold at a are true;
+  // a stale row has no valid entry. The first write to a stale row writes
+  // the valid bit of every way (its own 1, the others 0) and makes it fresh.
+  logic [Sets-1:0]    fresh_q;
 
   // Pipeline: a descriptor accepted at edge t reads the way RAMs at t, is in
   // S1 (RAM outputs) in cycle t+1, S2 (prepare) in t+2, S3 (decide) in t+3
@@ -213,7 +219,7 @@ module hwprof_hpt #(
   // for the decision of its cycle. skK: the descriptor's key equals that
   // write's key. A clear kills w1 and every registered flag (the writes
   // before it are gone).
-  logic [Ways-1:0]    s1_m4_q, s1_e3_q, s1_e2_q, s1_e1_q;
+  logic [Ways-1:0]    s1_m4_q, s1_c4_q, s1_e3_q, s1_e2_q, s1_e1_q;
   logic [Ways-1:0]    s2_m4_q, s2_m3_q, s2_e2_q, s2_e1_q;
   logic [Ways-1:0]    s3_e1_q;
   logic               s1_sk4_q, s1_sk3_q, s1_sk2_q, s1_sk1_q;
@@ -334,9 +340,10 @@ module hwprof_hpt #(
   // The new descriptor against the writes L(t-1) (w1, landing now) and L(t)
   // (S3's decision), and the indices of the descriptors in S2 and S1 (their
   // writes L(t+1), L(t+2) are matched when they are decided).
-  logic [Ways-1:0] in_m4, in_e3, in_e2, in_e1;
+  logic [Ways-1:0] in_m4, in_c4, in_e3, in_e2, in_e1;
   for (genvar w = 0; w < Ways; w++) begin : gen_in_eq
     assign in_m4[w] = w1_en_q && w1_oh_q[w] && (in_idx[w] == w1_addr_q) && !cmd_clear;
+    assign in_c4[w] = w1_en_q && w1_clean && (in_idx[w] == w1_addr_q);
     assign in_e3[w] = (in_idx[w] == s3_idx_q[w]);
     assign in_e2[w] = (in_idx[w] == s2_idx_q[w]);
     assign in_e1[w] = (in_idx[w] == s1_idx_q[w]);
@@ -348,6 +355,7 @@ module hwprof_hpt #(
       s2_valid_q <= 1'b0;
       s3_valid_q <= 1'b0;
       s1_m4_q    <= '0;
+      s1_c4_q    <= '0;
       s2_m4_q    <= '0;
       s2_m3_q    <= '0;
       s2_clr_q   <= 1'b0;
@@ -356,6 +364,7 @@ module hwprof_hpt #(
       s2_valid_q <= s1_valid_q;
       s3_valid_q <= s2_valid_q;
       s1_m4_q    <= go ? in_m4 : '0;
+      s1_c4_q    <= go ? in_c4 : '0;
       s2_m4_q    <= cmd_clear ? '0 : s1_m4_q;
       // w1 holds L(t) now.
       s2_m3_q    <= (w1_en_q && !cmd_clear) ? (s1_e3_q & w1_oh_q) : '0;
@@ -403,11 +412,11 @@ module hwprof_hpt #(
   logic            ram_re;
   logic [SetW-1:0] raddr [Ways];
   word_t           ram_rdata [Ways];
-  word_t           w1_word;
+  logic            w1_clean;    // w1 writes a stale row: every way's valid bit
 
-  assign rd_dump = (state_q == StRead);
-  assign ram_re  = go || rd_dump;
-  assign w1_word = '{key: w1_key_q, acc: w1_acc_q};
+  assign rd_dump  = (state_q == StRead);
+  assign ram_re   = go || rd_dump;
+  assign w1_clean = !fresh_q[w1_addr_q];
 
   for (genvar w = 0; w < Ways; w++) begin : gen_ram
     assign raddr[w] = rd_dump ? dump_set_q : in_idx[w];
@@ -418,18 +427,22 @@ module hwprof_hpt #(
       s3_idx_q[w] <= s2_idx_q[w];
     end
 
-    logic way_we;
+    logic  way_we;
+    word_t wword;
     assign way_we = w1_en_q && w1_oh_q[w];
+    assign wword  = '{valid: w1_oh_q[w], key: w1_key_q, acc: w1_acc_q};
 
-    // Write mask: the accumulator always, the key unless a reject.
+    // Write mask: the accumulator always, the key unless a reject, the
+    // valid bit when written or when the row is stale (then 0 in the
+    // other ways).
     hwprof_ram_2p #(
       .Depth(Sets),
       .Width(WordW)
     ) u_ram (
       .clk_i,
-      .wmask_i({{KeyW{way_we && w1_k_q}}, {AccW{way_we}}}),
+      .wmask_i({w1_en_q && (w1_oh_q[w] || w1_clean), {KeyW{way_we && w1_k_q}}, {AccW{way_we}}}),
       .waddr_i(w1_addr_q),
-      .wdata_i(w1_word),
+      .wdata_i(wword),
       .re_i   (ram_re),
       .raddr_i(raddr[w]),
       .rdata_o(ram_rdata[w])
@@ -438,17 +451,19 @@ module hwprof_hpt #(
 
   // ---------------------------------------------------------------------
   // S1: the RAM outputs (slow on block RAM) go through one level of logic
-  // only: the key compare in 2-bit groups; the valid bits are read from the
-  // flip-flops at the S1 index.
+  // only: the key compare in 2-bit groups, and the valid bit with the
+  // row's fresh bit (read here at the S1 index). A read that collided with
+  // w1's write of a stale row (s1_c4_q: every way's valid bit was being
+  // written) sees no valid entry; the written way comes back through m4.
 
-  logic [Ways-1:0]          vrd;  // valid_q at s1_idx_q (the walk: its set)
+  logic [Ways-1:0]          vrd;  // valid at s1_idx_q (the walk: its set)
   logic [Ways-1:0][PkW-1:0] pk;
   logic [2*PkW-1:0]         s1_key_pad;
   assign s1_key_pad = (2 * PkW)'(s1_key_q);
 
   for (genvar w = 0; w < Ways; w++) begin : gen_s1
     logic [2*PkW-1:0] rk;
-    assign vrd[w] = valid_q[s1_idx_q[w]][w];
+    assign vrd[w] = fresh_q[s1_idx_q[w]] && ram_rdata[w].valid && !s1_c4_q[w];
     assign rk     = (2 * PkW)'(ram_rdata[w].key);
     for (genvar g = 0; g < PkW; g++) begin : gen_pk
       assign pk[w][g] = (rk[2*g +: 2] == s1_key_pad[2*g +: 2]);
@@ -705,17 +720,16 @@ module hwprof_hpt #(
     w3_acc_q  <= w2_acc_q;
   end
 
-  // Valid bits: reset and clear in one cycle; the bit of the write in w1 is
-  // set at the edge where the RAM takes the word (a clear at that edge wins).
-  // A set rewrites the whole row (the other ways keep their bits), so the
-  // Ways flops of a row share one enable.
+  // Fresh rows: reset and clear make every row stale in one cycle (so every
+  // entry invalid); w1's write makes its row fresh at the edge where the RAM
+  // takes the word (a clear at that edge wins).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      valid_q <= '{default: '0};
+      fresh_q <= '0;
     end else if (cmd_clear) begin
-      valid_q <= '{default: '0};
+      fresh_q <= '0;
     end else if (w1_en_q) begin
-      valid_q[w1_addr_q] <= valid_q[w1_addr_q] | w1_oh_q;
+      fresh_q[w1_addr_q] <= 1'b1;
     end
   end
 
@@ -776,15 +790,18 @@ module hwprof_hpt #(
 
   // In Emit every way RAM holds set dump_set_q's word and s1_idx_q[w] =
   // dump_set_q, so vrd is the set's valid row.
-  word_t dump_word;
-  assign dump_word     = ram_rdata[dump_way_q];
+  // dump_valid_o comes from vrd (the valid bit with the row's fresh bit).
+  key_t            dump_key;
+  logic [AccW-1:0] dump_acc;
+  assign dump_key      = ram_rdata[dump_way_q].key;
+  assign dump_acc      = ram_rdata[dump_way_q].acc;
   assign dump_valid_o  = (state_q == StEmit) && vrd[dump_way_q];
   assign dump_set_o    = dump_set_q;
   assign dump_way_o    = dump_way_q;
-  assign dump_start_o  = dump_word.key.start;
-  assign dump_length_o = dump_word.key.length;
-  assign dump_dirs_o   = dump_word.key.dirs;
-  assign dump_acc_o    = dump_word.acc;
+  assign dump_start_o  = dump_key.start;
+  assign dump_length_o = dump_key.length;
+  assign dump_dirs_o   = dump_key.dirs;
+  assign dump_acc_o    = dump_acc;
   assign dump_busy_o   = !idle;
 
   // ---------------------------------------------------------------------
