@@ -234,7 +234,12 @@ module hwprof_hpt #(
   logic               w1_k_q, w2_k_q, w3_k_q;  // the key was written (no reject)
   logic [Ways-1:0]    w1_oh_q;                  // way, one-hot
   logic [SetW-1:0]    w1_addr_q;
-  logic [AccW-1:0]    w1_acc_q, w2_acc_q, w3_acc_q;
+  // w1's accumulator is kept as both candidates (victim j or not) and the
+  // choice, and picked where it is used: the choice is the last result of
+  // S3, so it goes to one flip-flop instead of 32.
+  logic [AccW-1:0]    w1_accj_q, w1_accx_q, w2_acc_q, w3_acc_q;
+  logic               w1_tj_q;
+  logic [AccW-1:0]    w1_acc;
   key_t               w1_key_q;
 
   // ---------------------------------------------------------------------
@@ -408,6 +413,8 @@ module hwprof_hpt #(
   // Way RAMs: read at acceptance (or by the dump walk's Read state), written
   // from w1.
 
+  assign w1_acc = w1_tj_q ? w1_accj_q : w1_accx_q;
+
   logic            rd_dump;     // the walk reads address dump_set_q
   logic            ram_re;
   logic [SetW-1:0] raddr [Ways];
@@ -430,7 +437,7 @@ module hwprof_hpt #(
     logic  way_we;
     word_t wword;
     assign way_we = w1_en_q && w1_oh_q[w];
-    assign wword  = '{valid: w1_oh_q[w], key: w1_key_q, acc: w1_acc_q};
+    assign wword  = '{valid: w1_oh_q[w], key: w1_key_q, acc: w1_acc};
 
     // Write mask: the accumulator always, the key unless a reject, the
     // valid bit when written or when the row is stale (then 0 in the
@@ -502,7 +509,7 @@ module hwprof_hpt #(
     logic keq_ram;
     logic [AccW:0] sum;
     assign keq_ram = &s2_pk_q[w];
-    assign a2[w]   = s2_m2[w] ? w1_acc_q : s2_m3_q[w] ? w2_acc_q : s2_m4_q[w] ? w3_acc_q : s2_acc_q[w];
+    assign a2[w]   = s2_m2[w] ? w1_acc : s2_m3_q[w] ? w2_acc_q : s2_m4_q[w] ? w3_acc_q : s2_acc_q[w];
     assign hk[w]   = (s2_m2[w] && w1_k_q) ? s2_sk2_q :
                      (s2_m3_q[w] && w2_k_q) ? s2_sk3_q :
                      (s2_m4_q[w] && w3_k_q) ? s2_sk4_q : keq_ram;
@@ -587,17 +594,17 @@ module hwprof_hpt #(
   assign free_any  = |free3;
   assign miss_full = !hit_any && !free_any;
 
-  assign w_sum_x = {1'b0, w1_acc_q} + {1'b0, s3_m};
+  assign w_sum_x = {1'b0, w1_acc} + {1'b0, s3_m};
   assign w_sat   = w_sum_x[AccW];
   assign w_sum   = w_sum_x[AccW] ? '1 : w_sum_x[AccW-1:0];
-  assign w_diff  = w1_acc_q - s3_m;
-  assign w_gt    = w1_acc_q > s3_m;
+  assign w_diff  = w1_acc - s3_m;
+  assign w_gt    = w1_acc > s3_m;
 
   for (genvar w = 0; w < Ways; w++) begin : gen_s3
     // w1's entry (way j) before way w: both compares straight from the
     // registers, the tie-break (j < w) picks one after them.
-    assign w_lt[w] = (w1_acc_q < s3_a2_q[w]);
-    assign w_le[w] = (w1_acc_q <= s3_a2_q[w]);
+    assign w_lt[w] = (w1_acc < s3_a2_q[w]);
+    assign w_le[w] = (w1_acc <= s3_a2_q[w]);
     // Way w is the minimum of the ways other than j.
     always_comb begin
       win_ex[w] = !m1[w];
@@ -655,7 +662,7 @@ module hwprof_hpt #(
   // picks.
   logic            is_ss, is_erode, reject, replace, fill, sat;
   logic            rej_j, rej_x, sat_j, sat_x;
-  logic [AccW-1:0] h_sum, acc_j, acc_x, new_acc;
+  logic [AccW-1:0] h_sum, acc_j, acc_x;
   logic            h_sat;
   logic [Ways-1:0] oh_x;
   logic [SetW-1:0] addr_x;
@@ -695,7 +702,6 @@ module hwprof_hpt #(
   assign replace = take_j ? !rej_j : (miss_full && !rej_x);
   assign wr_oh   = take_j ? m1 : oh_x;
   assign wr_addr = take_j ? j_addr : addr_x;
-  assign new_acc = take_j ? acc_j : acc_x;
   assign sat     = take_j ? sat_j : sat_x;
 
   // Write history. A clear kills the write of its edge and the ones before
@@ -712,10 +718,12 @@ module hwprof_hpt #(
     w1_k_q    <= !reject;
     w1_oh_q   <= wr_oh;
     w1_addr_q <= wr_addr;
-    w1_acc_q  <= new_acc;
+    w1_tj_q   <= take_j;
+    w1_accj_q <= acc_j;
+    w1_accx_q <= acc_x;
     w1_key_q  <= s3_key_q;
     w2_k_q    <= w1_k_q;
-    w2_acc_q  <= w1_acc_q;
+    w2_acc_q  <= w1_acc;
     w3_k_q    <= w2_k_q;
     w3_acc_q  <= w2_acc_q;
   end
