@@ -19,47 +19,62 @@
 //   Incomplete descriptors only count in IGNORED. sat() clips at 2^32-1
 //   and counts in SATURATIONS.
 //
-// Pipeline (two stages, one descriptor per clock, no stall outside a dump):
+// Pipeline (one descriptor per clock, no stall outside a dump; a descriptor
+// accepted at edge t commits at edge t+3, Hpt::kCommitLatency):
 //   * S0 (accept): in_ready_o = !dump_busy_o; go = in_valid_i & in_ready_o.
 //     On go the Ways indices (from the incoming key and CTRL before the
-//     edge) address the way RAMs' read ports; the key, the metric (CTRL
-//     before the edge), the policy and the indices enter S1 at the edge.
-//   * S1: the RAMs' registered outputs are the candidates; the valid bits
-//     are flip-flops read in S1. S1 decides hit / fill / replace / reject
-//     and at its edge writes the chosen way's word (RAM), its valid bit and
-//     the counters.
-//   * Forwarding: the RAM read of a descriptor happens at the edge of the
-//     previous descriptor's S1 write; when that write went to the same way
-//     and address (fwd_hit_q, compared at that edge), the fields it wrote
-//     read as undefined (hwprof_ram_2p), and S1 takes them from the forward
-//     register instead: the accumulator (fwd_acc_q) and, unless the write
-//     was a reject, the key, which is then the previous descriptor's key, so
-//     its compare is same_key_q (the two keys compared at accept). The valid
-//     bit of a write is set one edge later, from the forward register's way
-//     and index (so the valid rows are decoded from flops), and S1 sees it
-//     through fwd_hit_q meanwhile. Back-to-back descriptors to the same
-//     entry or set therefore run at one per clock.
-// Edge order (Hpt::step): S1 commits; then a register write (CTRL, STATUS,
-// CMD; a CMD clear / clear_stats wins over the S1 write of the same edge:
-// the descriptor in S1 is inserted and then cleared, its counts zeroed);
-// then the dump walk advances; then an accepted descriptor enters S1.
+//     edge) address the way RAMs' read ports; the key, the metric, the
+//     policy and the forwarding compares (below) enter S1.
+//   * S1: the RAM outputs (slow on block RAM) go through one level of logic:
+//     the key compare in 2-bit groups, the valid bit with its row's fresh
+//     bit; the accumulators are registered as read.
+//   * S2: the writes the RAM read missed, except the one decided in the same
+//     cycle, are merged in (accumulator, key match, valid); then the
+//     pairwise order of the candidates' accumulators and, per way, acc + m
+//     (saturated), acc - m, acc > m.
+//   * S3: the write decided in the last cycle (w1) is merged into its way j,
+//     the hit / fill / victim decision is made with the only compares left
+//     (w1's accumulator against each other way's), and the result goes to
+//     the write register w1 (logical write L), with the counters.
+//   * w1 writes the RAM word (and the row's fresh bit) at the next edge.
+//   Forwarding: for the descriptor read at edge t, the logical writes
+//   L(t-1) (landing at t: the read collides and reads X), L(t), L(t+1) and
+//   L(t+2) are missing from what it read. Their way and index matches are
+//   the flags m4, m3, m2 (merged in S2 from the write history w3, w2, w1)
+//   and m1 (merged in S3 from w1); the index compares are made at
+//   acceptance, the way is taken from w1 after each write, so no flag waits
+//   for the decision of its own cycle. A written key is the writer's key
+//   (its equality with this descriptor's key, skK, is compared at
+//   acceptance); a reject writes only the accumulator. Back-to-back
+//   descriptors to the same entry or set therefore run at one per clock, at
+//   every distance.
+// Edge order (Hpt::step): S3 commits; then a register write (CTRL, STATUS,
+// CMD; a CMD clear / clear_stats acts after the commit of the same edge:
+// the descriptor in S3 is inserted and then cleared, its counts zeroed; the
+// ones in S1 and S2 commit after it, into the cleared table); then the dump
+// walk advances; then an accepted descriptor enters S1. A clear kills the
+// write of its edge (w1) and every forwarding flag in flight.
 //
 // Registers (reads combinational from the state before the edge): data/regs/hpt.json
 // (generated: hwprof_hpt_reg_pkg, docs/hpt.md, "Registers").
 //
-// Dump walk (CMD.dump): Drain (1 cycle: S1 commits), then per set s: Read
-// (1 cycle: address s to every way RAM), Emit (per way one cycle, more while
-// a valid entry waits for dump_ready_i; invalid entries are skipped in one
-// cycle), set-major then way. 1 + Sets*(1 + Ways) cycles plus backpressure.
-// Intake pauses for the whole walk, so the table does not change during it.
+// Dump walk (CMD.dump): Drain (4 cycles, Hpt::kDrainCycles: S1..S3 commit
+// and w1's write lands), then per set s: Read (1 cycle: address s to every
+// way RAM), Emit (per way one cycle, more while a valid entry waits for
+// dump_ready_i; invalid entries are skipped in one cycle), set-major then
+// way. 4 + Sets*(1 + Ways) cycles plus backpressure. Intake pauses for the
+// whole walk, so the table does not change during it.
 //
-// Storage: one hwprof_ram_2p per way (Sets words of 102 bits: acc 31:0 and key
-// 101:32, the write mask enabling the key field unless a reject, which writes
-// the accumulator only; block RAM, no reset); the Sets x Ways valid bits are
-// flip-flops with reset, so reset and clear take one cycle (a clear also
-// cancels a valid bit still pending from the S1 write of its edge). Control state
-// and counters reset asynchronously; the S1 data, RAM read index and forward
-// data registers have no reset (qualified by s1_valid_q and fwd_valid_q).
+// Storage: one hwprof_ram_2p per way (Sets words of 103 bits: acc 31:0, key
+// 101:32, valid 102; the write mask enables the accumulator, the key unless
+// a reject, the valid bit as below; block RAM, no reset). fresh_q (one flop
+// per row, reset) says a row was written since the last clear or reset: an
+// entry is valid when its row is fresh and its valid bit is set; the first
+// write to a stale row writes every way's valid bit (its own 1, the others
+// 0). Reset and clear therefore take one cycle. Control state, the
+// forwarding flags and the counters reset asynchronously; the stage data,
+// the write history and the RAM data have no reset (qualified by the stage
+// valid bits and the flags).
 `default_nettype none
 `include "hwprof_assert.svh"
 
@@ -193,6 +208,7 @@ module hwprof_hpt #(
   // a stale row has no valid entry. The first write to a stale row writes
   // the valid bit of every way (its own 1, the others 0) and makes it fresh.
   logic [Sets-1:0]    fresh_q;
+  logic               w1_clean;  // w1 writes a stale row: every way's valid bit
 
   // Pipeline: a descriptor accepted at edge t reads the way RAMs at t, is in
   // S1 (RAM outputs) in cycle t+1, S2 (prepare) in t+2, S3 (decide) in t+3
@@ -413,17 +429,16 @@ module hwprof_hpt #(
   // Way RAMs: read at acceptance (or by the dump walk's Read state), written
   // from w1.
 
-  assign w1_acc = w1_tj_q ? w1_accj_q : w1_accx_q;
+  assign w1_acc   = w1_tj_q ? w1_accj_q : w1_accx_q;
+  assign w1_clean = !fresh_q[w1_addr_q];
 
   logic            rd_dump;     // the walk reads address dump_set_q
   logic            ram_re;
   logic [SetW-1:0] raddr [Ways];
   word_t           ram_rdata [Ways];
-  logic            w1_clean;    // w1 writes a stale row: every way's valid bit
 
   assign rd_dump  = (state_q == StRead);
   assign ram_re   = go || rd_dump;
-  assign w1_clean = !fresh_q[w1_addr_q];
 
   for (genvar w = 0; w < Ways; w++) begin : gen_ram
     assign raddr[w] = rd_dump ? dump_set_q : in_idx[w];
