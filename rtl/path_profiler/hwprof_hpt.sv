@@ -182,11 +182,12 @@ module hwprof_hpt #(
   localparam logic [31:0] CmdBits = (32'd1 << HptCmdClearBit) | (32'd1 << HptCmdDumpBit) |
                                     (32'd1 << HptCmdClearStatsBit);
 
-  typedef enum logic [1:0] {
-    StIdle  = 2'd0,
-    StDrain = 2'd1,  // the descriptors in flight commit, their writes land
-    StRead  = 2'd2,  // address dump_set_q to every way RAM
-    StEmit  = 2'd3   // present way dump_way_q of set dump_set_q
+  typedef enum logic [2:0] {
+    StIdle  = 3'd0,
+    StDrain = 3'd1,  // the descriptors in flight commit, their writes land
+    StRead  = 3'd2,  // the way RAMs read set dump_set_q
+    StLoad  = 3'd3,  // its valid bits are registered (dump_vld_q)
+    StEmit  = 3'd4   // present way dump_way_q of set dump_set_q
   } state_e;
 
   /// Drain cycles of a dump (Hpt::kDrainCycles): S1, S2, S3 commit and the
@@ -203,6 +204,7 @@ module hwprof_hpt #(
   logic [SetW-1:0]    dump_set_q, dump_set_d;
   logic [WayW-1:0]    dump_way_q, dump_way_d;
   logic [1:0]         drain_q, drain_d;
+  logic [Ways-1:0]    dump_vld_q;  // the valid bits of set dump_set_q (Emit)
   // fresh_q[a]: RAM row a (address a of every way) was written since the
   // last clear or reset, so the valid bits the RAMs hold at a are true;
   // a stale row has no valid entry. The first write to a stale row writes
@@ -432,19 +434,19 @@ module hwprof_hpt #(
   assign w1_acc   = w1_tj_q ? w1_accj_q : w1_accx_q;
   assign w1_clean = !fresh_q[w1_addr_q];
 
-  logic            rd_dump;     // the walk reads address dump_set_q
-  logic            ram_re;
   logic [SetW-1:0] raddr [Ways];
   word_t           ram_rdata [Ways];
 
-  assign rd_dump  = (state_q == StRead);
-  assign ram_re   = go || rd_dump;
 
   for (genvar w = 0; w < Ways; w++) begin : gen_ram
-    assign raddr[w] = rd_dump ? dump_set_q : in_idx[w];
+    // The RAMs read every cycle (no read enable on the address path): the
+    // incoming descriptor's indices when idle (a read nobody takes is
+    // dropped with its bubble), the walk's set otherwise (read again every
+    // cycle of the set, nothing is written during the walk).
+    assign raddr[w] = idle ? in_idx[w] : dump_set_q;
 
     always_ff @(posedge clk_i) begin
-      if (ram_re) s1_idx_q[w] <= raddr[w];
+      s1_idx_q[w] <= raddr[w];
       s2_idx_q[w] <= s1_idx_q[w];
       s3_idx_q[w] <= s2_idx_q[w];
     end
@@ -465,7 +467,7 @@ module hwprof_hpt #(
       .wmask_i({w1_en_q && (w1_oh_q[w] || w1_clean), {KeyW{way_we && w1_k_q}}, {AccW{way_we}}}),
       .waddr_i(w1_addr_q),
       .wdata_i(wword),
-      .re_i   (ram_re),
+      .re_i   (1'b1),
       .raddr_i(raddr[w]),
       .rdata_o(ram_rdata[w])
     );
@@ -777,7 +779,8 @@ module hwprof_hpt #(
         drain_d = drain_q + 2'd1;
         if (drain_q == 2'(DrainCycles - 1)) state_d = StRead;
       end
-      StRead: begin
+      StRead: state_d = StLoad;
+      StLoad: begin
         state_d    = StEmit;
         dump_way_d = '0;
       end
@@ -803,7 +806,9 @@ module hwprof_hpt #(
       dump_set_q <= '0;
       dump_way_q <= '0;
       drain_q    <= '0;
+      dump_vld_q <= '0;
     end else begin
+      if (state_q == StLoad) dump_vld_q <= vrd;
       state_q    <= state_d;
       dump_set_q <= dump_set_d;
       dump_way_q <= dump_way_d;
@@ -811,14 +816,14 @@ module hwprof_hpt #(
     end
   end
 
-  // In Emit every way RAM holds set dump_set_q's word and s1_idx_q[w] =
-  // dump_set_q, so vrd is the set's valid row.
-  // dump_valid_o comes from vrd (the valid bit with the row's fresh bit).
+  // In Load and Emit every way RAM holds set dump_set_q's word and
+  // s1_idx_q[w] = dump_set_q, so vrd is the set's valid row; Load registers
+  // it, so the walk's handshake does not start at the RAM outputs.
   key_t            dump_key;
   logic [AccW-1:0] dump_acc;
   assign dump_key      = ram_rdata[dump_way_q].key;
   assign dump_acc      = ram_rdata[dump_way_q].acc;
-  assign dump_valid_o  = (state_q == StEmit) && vrd[dump_way_q];
+  assign dump_valid_o  = (state_q == StEmit) && dump_vld_q[dump_way_q];
   assign dump_set_o    = dump_set_q;
   assign dump_way_o    = dump_way_q;
   assign dump_start_o  = dump_key.start;

@@ -72,7 +72,9 @@ class Hpt {
   /// third edge, the RAM write of that commit lands at the fourth.
   static constexpr unsigned kDrainCycles = kCommitLatency + 1;
   /// Busy cycles of a dump without backpressure.
-  static constexpr unsigned dump_cycles(unsigned sets, unsigned ways) { return kDrainCycles + sets * (1 + ways); }
+  /// Cycles per set: Read (the RAMs read the set), Load (its valid bits are
+  /// registered), then one Emit cycle per way.
+  static constexpr unsigned dump_cycles(unsigned sets, unsigned ways) { return kDrainCycles + sets * (2 + ways); }
 
   explicit Hpt(unsigned sets = 128, unsigned ways = 4) : algo_(sets, ways) {}
 
@@ -176,7 +178,8 @@ class Hpt {
       case State::Drain:
         if (++drain_ == kDrainCycles) state_ = State::Read;
         break;
-      case State::Read:
+      case State::Read: state_ = State::Load; break;
+      case State::Load:
         state_ = State::Emit;
         dump_way_ = 0;
         break;
@@ -207,7 +210,7 @@ class Hpt {
   }
 
  private:
-  enum class State { Idle, Drain, Read, Emit };
+  enum class State { Idle, Drain, Read, Load, Emit };
 
   HptAlgo algo_;
   uint32_t ctrl_ = HptCtrl::reset_value();

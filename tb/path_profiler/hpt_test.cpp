@@ -598,7 +598,7 @@ TEST(Hpt, CommandDuringDumpIsIgnoredWithErr) {
   Hpt::In in;
   in.dump_ready = true;
   while (drv.step(in).dump_busy) ++busy;
-  EXPECT_EQ(busy, Hpt::dump_cycles(128, 4)) << "the walk should take kDrainCycles + Sets * (1 + Ways) cycles";
+  EXPECT_EQ(busy, Hpt::dump_cycles(128, 4)) << "the walk should take kDrainCycles + Sets * (2 + Ways) cycles";
   EXPECT_EQ(drv.read(HptCsr::Status), 0u);
   EXPECT_EQ(drv.read(HptCsr::Descs), 4u) << "clear_stats during the dump was obeyed";
   EXPECT_EQ(drv.dump().entries.size(), 3u) << "clear during the dump was obeyed";
@@ -807,8 +807,9 @@ TEST(Hpt, SameEntryAtEveryDistanceForEachOutcome) {
 
 // ------------------------------------------------------------------- dump
 
-// 128 x 4 with dump_ready always high: Hpt::kDrainCycles + 128 * (1 + 4)
-// busy cycles (644: the drain of the three pipeline stages and the RAM write),
+// 128 x 4 with dump_ready always high: Hpt::kDrainCycles + 128 * (2 + 4)
+// busy cycles (772: the drain of the three pipeline stages and the RAM write,
+// then per set Read, Load and one cycle per way),
 // intake paused for each of them, entries in set-major then way order.
 TEST(Hpt, DumpWalkTakesOnePlusSetsTimesOnePlusWaysCycles) {
   Driver drv(kBig, SimEnv::from_env().seed);
@@ -818,7 +819,7 @@ TEST(Hpt, DumpWalkTakesOnePlusSetsTimesOnePlusWaysCycles) {
   drv.feed(ds);
   const auto d = drv.dump();
   EXPECT_EQ(d.busy_cycles, Hpt::dump_cycles(128, 4));
-  EXPECT_EQ(d.busy_cycles, Hpt::kDrainCycles + 128u * (1 + 4));
+  EXPECT_EQ(d.busy_cycles, Hpt::kDrainCycles + 128u * (2 + 4));
   EXPECT_GT(d.entries.size(), 300u);
   for (size_t i = 1; i < d.entries.size(); ++i) {
     const auto& x = d.entries[i - 1];

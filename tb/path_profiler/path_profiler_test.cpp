@@ -163,7 +163,7 @@ TEST(PathProfiler, SustainsOneRecordPerClockEndToEnd) {
   EXPECT_GT(res.hpt.hits, 0u);
   EXPECT_GT(res.hpt.replacements + res.hpt.rejects, 0u) << "the random program should overflow a 512-entry table";
   // The command cycle, the HPT's busy cycles (Hpt::dump_cycles: Drain plus
-  // Sets*(1 + Ways), docs/hpt.md) and the cycle that sees dump_busy low.
+  // Sets*(2 + Ways), docs/hpt.md) and the cycle that sees dump_busy low.
   EXPECT_EQ(res.dump_cycles, 1u + hwprof::model::Hpt::dump_cycles(128, 4) + 1);
 }
 
