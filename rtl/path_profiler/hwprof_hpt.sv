@@ -59,10 +59,11 @@
 // (generated: hwprof_hpt_reg_pkg, docs/hpt.md, "Registers").
 //
 // Dump walk (CMD.dump): Drain (4 cycles, Hpt::kDrainCycles: S1..S3 commit
-// and w1's write lands), then per set s: Read (1 cycle: address s to every
-// way RAM), Emit (per way one cycle, more while a valid entry waits for
-// dump_ready_i; invalid entries are skipped in one cycle), set-major then
-// way. 4 + Sets*(1 + Ways) cycles plus backpressure. Intake pauses for the
+// and w1's write lands), then per set s: Read (1 cycle: the way RAMs read
+// address s), Load (1 cycle: its valid bits are registered), Emit (per way
+// one cycle, more while a valid entry waits for dump_ready_i; invalid
+// entries are skipped in one cycle), set-major then way.
+// 4 + Sets*(2 + Ways) cycles plus backpressure. Intake pauses for the
 // whole walk, so the table does not change during it.
 //
 // Storage: one hwprof_ram_2p per way (Sets words of 103 bits: acc 31:0, key
