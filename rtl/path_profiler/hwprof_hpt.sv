@@ -19,47 +19,63 @@
 //   Incomplete descriptors only count in IGNORED. sat() clips at 2^32-1
 //   and counts in SATURATIONS.
 //
-// Pipeline (two stages, one descriptor per clock, no stall outside a dump):
+// Pipeline (one descriptor per clock, no stall outside a dump; a descriptor
+// accepted at edge t commits at edge t+3, Hpt::kCommitLatency):
 //   * S0 (accept): in_ready_o = !dump_busy_o; go = in_valid_i & in_ready_o.
 //     On go the Ways indices (from the incoming key and CTRL before the
-//     edge) address the way RAMs' read ports; the key, the metric (CTRL
-//     before the edge), the policy and the indices enter S1 at the edge.
-//   * S1: the RAMs' registered outputs are the candidates; the valid bits
-//     are flip-flops read in S1. S1 decides hit / fill / replace / reject
-//     and at its edge writes the chosen way's word (RAM), its valid bit and
-//     the counters.
-//   * Forwarding: the RAM read of a descriptor happens at the edge of the
-//     previous descriptor's S1 write; when that write went to the same way
-//     and address (fwd_hit_q, compared at that edge), the fields it wrote
-//     read as undefined (hwprof_ram_2p), and S1 takes them from the forward
-//     register instead: the accumulator (fwd_acc_q) and, unless the write
-//     was a reject, the key, which is then the previous descriptor's key, so
-//     its compare is same_key_q (the two keys compared at accept). The valid
-//     bit of a write is set one edge later, from the forward register's way
-//     and index (so the valid rows are decoded from flops), and S1 sees it
-//     through fwd_hit_q meanwhile. Back-to-back descriptors to the same
-//     entry or set therefore run at one per clock.
-// Edge order (Hpt::step): S1 commits; then a register write (CTRL, STATUS,
-// CMD; a CMD clear / clear_stats wins over the S1 write of the same edge:
-// the descriptor in S1 is inserted and then cleared, its counts zeroed);
-// then the dump walk advances; then an accepted descriptor enters S1.
+//     edge) address the way RAMs' read ports; the key, the metric, the
+//     policy and the forwarding compares (below) enter S1.
+//   * S1: the RAM outputs (slow on block RAM) go through one level of logic:
+//     the key compare in 2-bit groups, the valid bit with its row's fresh
+//     bit; the accumulators are registered as read.
+//   * S2: the writes the RAM read missed, except the one decided in the same
+//     cycle, are merged in (accumulator, key match, valid); then the
+//     pairwise order of the candidates' accumulators and, per way, acc + m
+//     (saturated), acc - m, acc > m.
+//   * S3: the write decided in the last cycle (w1) is merged into its way j,
+//     the hit / fill / victim decision is made with the only compares left
+//     (w1's accumulator against each other way's), and the result goes to
+//     the write register w1 (logical write L), with the counters.
+//   * w1 writes the RAM word (and the row's fresh bit) at the next edge.
+//   Forwarding: for the descriptor read at edge t, the logical writes
+//   L(t-1) (landing at t: the read collides and reads X), L(t), L(t+1) and
+//   L(t+2) are missing from what it read. Their way and index matches are
+//   the flags m4, m3, m2 (merged in S2 from the write history w3, w2, w1)
+//   and m1 (merged in S3 from w1); the index compares are made at
+//   acceptance, the way is taken from w1 after each write, so no flag waits
+//   for the decision of its own cycle. A written key is the writer's key
+//   (its equality with this descriptor's key, skK, is compared at
+//   acceptance); a reject writes only the accumulator. Back-to-back
+//   descriptors to the same entry or set therefore run at one per clock, at
+//   every distance.
+// Edge order (Hpt::step): S3 commits; then a register write (CTRL, STATUS,
+// CMD; a CMD clear / clear_stats acts after the commit of the same edge:
+// the descriptor in S3 is inserted and then cleared, its counts zeroed; the
+// ones in S1 and S2 commit after it, into the cleared table); then the dump
+// walk advances; then an accepted descriptor enters S1. A clear kills the
+// write of its edge (w1) and every forwarding flag in flight.
 //
 // Registers (reads combinational from the state before the edge): data/regs/hpt.json
 // (generated: hwprof_hpt_reg_pkg, docs/hpt.md, "Registers").
 //
-// Dump walk (CMD.dump): Drain (1 cycle: S1 commits), then per set s: Read
-// (1 cycle: address s to every way RAM), Emit (per way one cycle, more while
-// a valid entry waits for dump_ready_i; invalid entries are skipped in one
-// cycle), set-major then way. 1 + Sets*(1 + Ways) cycles plus backpressure.
-// Intake pauses for the whole walk, so the table does not change during it.
+// Dump walk (CMD.dump): Drain (4 cycles, Hpt::kDrainCycles: S1..S3 commit
+// and w1's write lands), then per set s: Read (1 cycle: the way RAMs read
+// address s), Load (1 cycle: its valid bits are registered), Emit (per way
+// one cycle, more while a valid entry waits for dump_ready_i; invalid
+// entries are skipped in one cycle), set-major then way.
+// 4 + Sets*(2 + Ways) cycles plus backpressure. Intake pauses for the
+// whole walk, so the table does not change during it.
 //
-// Storage: one hwprof_ram_2p per way (Sets words of 102 bits: acc 31:0 and key
-// 101:32, the write mask enabling the key field unless a reject, which writes
-// the accumulator only; block RAM, no reset); the Sets x Ways valid bits are
-// flip-flops with reset, so reset and clear take one cycle (a clear also
-// cancels a valid bit still pending from the S1 write of its edge). Control state
-// and counters reset asynchronously; the S1 data, RAM read index and forward
-// data registers have no reset (qualified by s1_valid_q and fwd_valid_q).
+// Storage: one hwprof_ram_2p per way (Sets words of 103 bits: acc 31:0, key
+// 101:32, valid 102; the write mask enables the accumulator, the key unless
+// a reject, the valid bit as below; block RAM, no reset). fresh_q (one flop
+// per row, reset) says a row was written since the last clear or reset: an
+// entry is valid when its row is fresh and its valid bit is set; the first
+// write to a stale row writes every way's valid bit (its own 1, the others
+// 0). Reset and clear therefore take one cycle. Control state, the
+// forwarding flags and the counters reset asynchronously; the stage data,
+// the write history and the RAM data have no reset (qualified by the stage
+// valid bits and the flags).
 `default_nettype none
 `include "hwprof_assert.svh"
 
@@ -146,8 +162,10 @@ module hwprof_hpt #(
     logic [31:0] dirs;
   } key_t;
 
-  /// One RAM word (102 bits).
+  /// One RAM word (103 bits): the entry's valid bit (meaningful while its
+  /// row is fresh, see fresh_q), key and accumulator.
   typedef struct packed {
+    logic            valid;
     key_t            key;
     logic [AccW-1:0] acc;
   } word_t;
@@ -165,12 +183,18 @@ module hwprof_hpt #(
   localparam logic [31:0] CmdBits = (32'd1 << HptCmdClearBit) | (32'd1 << HptCmdDumpBit) |
                                     (32'd1 << HptCmdClearStatsBit);
 
-  typedef enum logic [1:0] {
-    StIdle  = 2'd0,
-    StDrain = 2'd1,  // the descriptor in S1 commits
-    StRead  = 2'd2,  // address dump_set_q to every way RAM
-    StEmit  = 2'd3   // present way dump_way_q of set dump_set_q
+  typedef enum logic [2:0] {
+    StIdle  = 3'd0,
+    StDrain = 3'd1,  // the descriptors in flight commit, their writes land
+    StRead  = 3'd2,  // the way RAMs read set dump_set_q
+    StLoad  = 3'd3,  // its valid bits are registered (dump_vld_q)
+    StEmit  = 3'd4   // present way dump_way_q of set dump_set_q
   } state_e;
+
+  /// Drain cycles of a dump (Hpt::kDrainCycles): S1, S2, S3 commit and the
+  /// RAM write of the last commit lands.
+  localparam int unsigned DrainCycles = 4;
+  localparam int unsigned PkW = (KeyW + 1) / 2;  // 2-bit key compare groups
 
   // ---------------------------------------------------------------------
   // State.
@@ -180,29 +204,62 @@ module hwprof_hpt #(
   state_e             state_q, state_d;
   logic [SetW-1:0]    dump_set_q, dump_set_d;
   logic [WayW-1:0]    dump_way_q, dump_way_d;
-  logic [Ways-1:0]    valid_q [Sets];  // row s: the valid bits of set s
-  // S1 (data registers without reset, qualified by s1_valid_q).
-  logic               s1_valid_q;
-  key_t               s1_key_q;
-  logic [MetricW-1:0] s1_metric_q;
-  logic               s1_incomplete_q;
-  logic [HptCtrlPolicyW-1:0] s1_policy_q;
-  // The address each way RAM read last (no reset): the descriptor's
-  // indices in S1, the walk's set in Emit.
-  logic [SetW-1:0]    rd_idx_q [Ways];
-  // Forward register: the RAM write of the last edge, unless a clear came
-  // with it (data without reset, qualified by fwd_valid_q). A write always
-  // writes the accumulator and, unless it is a reject, the key, which is
-  // then the key of the descriptor that was in S1; same_key_q says whether
-  // the descriptor now in S1 has that key (compared when it was accepted).
-  // fwd_valid_q also means "valid bit (fwd_idx_q, fwd_way_q) pending".
-  logic               fwd_valid_q;
-  logic [Ways-1:0]    fwd_hit_q;     // way w's RAM read that written address
-  logic               fwd_key_q;     // the write included the key
-  logic [WayW-1:0]    fwd_way_q;
-  logic [SetW-1:0]    fwd_idx_q;
-  logic [AccW-1:0]    fwd_acc_q;
-  logic               same_key_q;
+  logic [1:0]         drain_q, drain_d;
+  logic [Ways-1:0]    dump_vld_q;  // the valid bits of set dump_set_q (Emit)
+  // fresh_q[a]: RAM row a (address a of every way) was written since the
+  // last clear or reset, so the valid bits the RAMs hold at a are true;
+  // a stale row has no valid entry. The first write to a stale row writes
+  // the valid bit of every way (its own 1, the others 0) and makes it fresh.
+  logic [Sets-1:0]    fresh_q;
+  logic               w1_clean;  // w1 writes a stale row: every way's valid bit
+
+  // Pipeline: a descriptor accepted at edge t reads the way RAMs at t, is in
+  // S1 (RAM outputs) in cycle t+1, S2 (prepare) in t+2, S3 (decide) in t+3
+  // and commits at edge t+3 (the logical write L(t+3)); the write register
+  // w1 writes the RAM word and the valid bit one edge later. The data
+  // registers have no reset (qualified by the valid bits).
+  logic               s1_valid_q, s2_valid_q, s3_valid_q;
+  key_t               s1_key_q, s2_key_q, s3_key_q;
+  logic [MetricW-1:0] s1_metric_q, s2_metric_q, s3_metric_q;
+  logic               s1_incomplete_q, s2_incomplete_q, s3_incomplete_q;
+  logic [HptCtrlPolicyW-1:0] s1_policy_q, s2_policy_q, s3_policy_q;
+  // The index of each way (S1: also the walk's set during a dump).
+  logic [SetW-1:0]    s1_idx_q [Ways];
+  logic [SetW-1:0]    s2_idx_q [Ways];
+  logic [SetW-1:0]    s3_idx_q [Ways];
+
+  // Forwarding. For the descriptor read at edge t, the logical writes
+  // L(t-1) (physically written at t: the read collides), L(t), L(t+1) and
+  // L(t+2) are not in what it read. mK[w] (K = 4, 3, 2, 1 for L(t-1) ..
+  // L(t+2)): that write went to way w at this descriptor's index of way w;
+  // eK[w]: the indices of way w are equal (compared at acceptance), so mK =
+  // eK & the write's way, taken from w1 in the cycle after the write (m4 at
+  // acceptance, m3 at the S1 -> S2 edge, m2 in S2, m1 in S3): no flag waits
+  // for the decision of its cycle. skK: the descriptor's key equals that
+  // write's key. A clear kills w1 and every registered flag (the writes
+  // before it are gone).
+  logic [Ways-1:0]    s1_m4_q, s1_c4_q, s1_e3_q, s1_e2_q, s1_e1_q;
+  logic [Ways-1:0]    s2_m4_q, s2_m3_q, s2_e2_q, s2_e1_q;
+  logic [Ways-1:0]    s3_e1_q;
+  logic               s1_sk4_q, s1_sk3_q, s1_sk2_q, s1_sk1_q;
+  logic               s2_sk4_q, s2_sk3_q, s2_sk2_q, s2_sk1_q;
+  logic               s3_sk1_q;
+  logic               s2_clr_q;  // a clear came after the S1 valid read
+
+  // Write history: w1 = the logical write of the last edge (it writes the
+  // RAM and the valid bit at the next edge), w2, w3 the two before (data
+  // only: whether a write counts for a descriptor is in its mK flags).
+  logic               w1_en_q;
+  logic               w1_k_q, w2_k_q, w3_k_q;  // the key was written (no reject)
+  logic [Ways-1:0]    w1_oh_q;                  // way, one-hot
+  logic [SetW-1:0]    w1_addr_q;
+  // w1's accumulator is kept as both candidates (victim j or not) and the
+  // choice, and picked where it is used: the choice is the last result of
+  // S3, so it goes to one flip-flop instead of 32.
+  logic [AccW-1:0]    w1_accj_q, w1_accx_q, w2_acc_q, w3_acc_q;
+  logic               w1_tj_q;
+  logic [AccW-1:0]    w1_acc;
+  key_t               w1_key_q;
 
   // ---------------------------------------------------------------------
   // Registers: decode.
@@ -235,7 +292,7 @@ module hwprof_hpt #(
   end
 
   // ---------------------------------------------------------------------
-  // S0: accept, index fold, metric.
+  // S0: accept, index fold, metric, forwarding compares.
 
   logic               go;
   key_t               in_key;
@@ -300,11 +357,42 @@ module hwprof_hpt #(
     endcase
   end
 
+  // S3's decision (below): the logical write of this edge.
+  logic            commit;   // S3 holds a complete descriptor: it writes
+  logic [Ways-1:0] wr_oh;    // the way it writes, one-hot
+
+  // The new descriptor against the writes L(t-1) (w1, landing now) and L(t)
+  // (S3's decision), and the indices of the descriptors in S2 and S1 (their
+  // writes L(t+1), L(t+2) are matched when they are decided).
+  logic [Ways-1:0] in_m4, in_c4, in_e3, in_e2, in_e1;
+  for (genvar w = 0; w < Ways; w++) begin : gen_in_eq
+    assign in_m4[w] = w1_en_q && w1_oh_q[w] && (in_idx[w] == w1_addr_q) && !cmd_clear;
+    assign in_c4[w] = w1_en_q && w1_clean && (in_idx[w] == w1_addr_q);
+    assign in_e3[w] = (in_idx[w] == s3_idx_q[w]);
+    assign in_e2[w] = (in_idx[w] == s2_idx_q[w]);
+    assign in_e1[w] = (in_idx[w] == s1_idx_q[w]);
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s1_valid_q <= 1'b0;
+      s2_valid_q <= 1'b0;
+      s3_valid_q <= 1'b0;
+      s1_m4_q    <= '0;
+      s1_c4_q    <= '0;
+      s2_m4_q    <= '0;
+      s2_m3_q    <= '0;
+      s2_clr_q   <= 1'b0;
     end else begin
       s1_valid_q <= go;
+      s2_valid_q <= s1_valid_q;
+      s3_valid_q <= s2_valid_q;
+      s1_m4_q    <= go ? in_m4 : '0;
+      s1_c4_q    <= go ? in_c4 : '0;
+      s2_m4_q    <= cmd_clear ? '0 : s1_m4_q;
+      // w1 holds L(t) now.
+      s2_m3_q    <= (w1_en_q && !cmd_clear) ? (s1_e3_q & w1_oh_q) : '0;
+      s2_clr_q   <= cmd_clear;
     end
   end
 
@@ -314,192 +402,360 @@ module hwprof_hpt #(
       s1_metric_q     <= in_metric;
       s1_incomplete_q <= in_incomplete_i;
       s1_policy_q     <= ctrl_q[HptCtrlPolicyLsb +: HptCtrlPolicyW];
-      same_key_q      <= (in_key == s1_key_q);
+      s1_e3_q         <= in_e3;
+      s1_e2_q         <= in_e2;
+      s1_e1_q         <= in_e1;
+      s1_sk4_q        <= (in_key == w1_key_q);
+      s1_sk3_q        <= (in_key == s3_key_q);
+      s1_sk2_q        <= (in_key == s2_key_q);
+      s1_sk1_q        <= (in_key == s1_key_q);
     end
+    s2_key_q        <= s1_key_q;
+    s2_metric_q     <= s1_metric_q;
+    s2_incomplete_q <= s1_incomplete_q;
+    s2_policy_q     <= s1_policy_q;
+    s2_e2_q         <= s1_e2_q;
+    s2_e1_q         <= s1_e1_q;
+    s3_e1_q         <= s2_e1_q;
+    s2_sk4_q        <= s1_sk4_q;
+    s2_sk3_q        <= s1_sk3_q;
+    s2_sk2_q        <= s1_sk2_q;
+    s2_sk1_q        <= s1_sk1_q;
+    s3_key_q        <= s2_key_q;
+    s3_metric_q     <= s2_metric_q;
+    s3_incomplete_q <= s2_incomplete_q;
+    s3_policy_q     <= s2_policy_q;
+    s3_sk1_q        <= s2_sk1_q;
   end
 
   // ---------------------------------------------------------------------
-  // Way RAMs: read by S0 (or the dump walk's Read state), written by S1.
+  // Way RAMs: read at acceptance (or by the dump walk's Read state), written
+  // from w1.
 
-  logic            rd_dump;     // the walk reads address dump_set_q
-  logic            ram_re;
+  assign w1_acc   = w1_tj_q ? w1_accj_q : w1_accx_q;
+  assign w1_clean = !fresh_q[w1_addr_q];
+
   logic [SetW-1:0] raddr [Ways];
   word_t           ram_rdata [Ways];
-  logic            wr_en;       // S1 writes a word
-  logic            wr_key;      // ... including the key (not for a reject)
-  logic [WayW-1:0] wr_way;
-  logic [SetW-1:0] wr_idx;
-  word_t           wr_word;
 
-  assign rd_dump = (state_q == StRead);
-  assign ram_re  = go || rd_dump;
 
   for (genvar w = 0; w < Ways; w++) begin : gen_ram
-    assign raddr[w] = rd_dump ? dump_set_q : in_idx[w];
+    // The RAMs read every cycle (no read enable on the address path): the
+    // incoming descriptor's indices when idle (a read nobody takes is
+    // dropped with its bubble), the walk's set otherwise (read again every
+    // cycle of the set, nothing is written during the walk).
+    assign raddr[w] = idle ? in_idx[w] : dump_set_q;
 
     always_ff @(posedge clk_i) begin
-      if (ram_re) rd_idx_q[w] <= raddr[w];
+      s1_idx_q[w] <= raddr[w];
+      s2_idx_q[w] <= s1_idx_q[w];
+      s3_idx_q[w] <= s2_idx_q[w];
     end
 
-    logic way_we;
-    assign way_we = wr_en && (wr_way == WayW'(w));
+    logic  way_we;
+    word_t wword;
+    assign way_we = w1_en_q && w1_oh_q[w];
+    assign wword  = '{valid: w1_oh_q[w], key: w1_key_q, acc: w1_acc};
 
-    // Write mask: the accumulator always, the key unless a reject.
+    // Write mask: the accumulator always, the key unless a reject, the
+    // valid bit when written or when the row is stale (then 0 in the
+    // other ways).
     hwprof_ram_2p #(
       .Depth(Sets),
       .Width(WordW)
     ) u_ram (
       .clk_i,
-      .wmask_i({{KeyW{way_we && wr_key}}, {AccW{way_we}}}),
-      .waddr_i(wr_idx),
-      .wdata_i(wr_word),
-      .re_i   (ram_re),
+      .wmask_i({w1_en_q && (w1_oh_q[w] || w1_clean), {KeyW{way_we && w1_k_q}}, {AccW{way_we}}}),
+      .waddr_i(w1_addr_q),
+      .wdata_i(wword),
+      .re_i   (1'b1),
       .raddr_i(raddr[w]),
       .rdata_o(ram_rdata[w])
     );
   end
 
   // ---------------------------------------------------------------------
-  // S1: candidates, outcome, new word.
-  //
-  // Way w's candidate is {ram_rdata[w], valid_q[rd_idx_q[w]][w]}, with the
-  // forward register's fields in place of the RAM's when fwd_hit_q[w]: the
-  // accumulator always, the key when the write included it (the key compare
-  // is then same_key_q), and the valid bit (set, pending in valid_q). One
-  // saturating adder serves the hit (the hit way's acc) and the ss
-  // replacement (the victim's acc, from the minimum search).
+  // S1: the RAM outputs (slow on block RAM) go through one level of logic
+  // only: the key compare in 2-bit groups, and the valid bit with the
+  // row's fresh bit (read here at the S1 index). A read that collided with
+  // w1's write of a stale row (s1_c4_q: every way's valid bit was being
+  // written) sees no valid entry; the written way comes back through m4.
 
-  logic [Ways-1:0][AccW-1:0] cand_acc;
-  logic [Ways-1:0]           cand_valid;
-  logic [Ways-1:0]           hit;
-  logic [AccW-1:0]           s1_m;   // the metric, 32 bits
+  logic [Ways-1:0]          vrd;  // valid at s1_idx_q (the walk: its set)
+  logic [Ways-1:0][PkW-1:0] pk;
+  logic [2*PkW-1:0]         s1_key_pad;
+  assign s1_key_pad = (2 * PkW)'(s1_key_q);
 
-  assign s1_m = AccW'(s1_metric_q);
-
-  for (genvar w = 0; w < Ways; w++) begin : gen_cand
-    logic key_eq;
-    assign cand_acc[w]   = fwd_hit_q[w] ? fwd_acc_q : ram_rdata[w].acc;
-    assign cand_valid[w] = valid_q[rd_idx_q[w]][w] || fwd_hit_q[w];
-    assign key_eq        = (fwd_hit_q[w] && fwd_key_q) ? same_key_q : (ram_rdata[w].key == s1_key_q);
-    assign hit[w]        = cand_valid[w] && key_eq;
-  end
-
-  // Lowest hitting way, lowest invalid way; the victim is the minimum acc,
-  // ties to the lowest way (only used when every candidate is valid, so
-  // every way competes). A binary compare tree, combinational (Pipe = 0):
-  // comparing every pair at once saves one comparator level for 4 ways but
-  // costs twice the comparators, which does not pay on an iCE40 UP5K.
-  logic            hit_any, free_any;
-  logic [WayW-1:0] hit_way, free_way;
-  logic [WayW-1:0] min_way;
-  logic [AccW-1:0] min_acc;  // the victim's acc
-  logic            unused_min_valid;
-
-  hwprof_lzc #(.N(Ways)) u_hit_pick (.in_i(hit), .idx_o(hit_way), .valid_o(hit_any));
-  hwprof_lzc #(.N(Ways)) u_free_pick (.in_i(~cand_valid), .idx_o(free_way), .valid_o(free_any));
-
-  hwprof_argmin_tree #(
-    .N(Ways),
-    .W(AccW)
-  ) u_victim (
-    .clk_i,
-    .rst_ni,
-    .valid_i('1),
-    .val_i  (cand_acc),
-    .valid_o(unused_min_valid),
-    .idx_o  (min_way),
-    .val_o  (min_acc)
-  );
-
-  // Outcome of the descriptor in S1 (meaningful when it is complete).
-  logic            commit;        // a complete descriptor commits
-  logic            miss_full;     // no hit, every candidate valid
-  logic            reject, replace, fill;
-  logic [AccW-1:0] add_base;      // hit: the hit way's acc; else the victim's
-  logic            add_sat;       // add_base + m clips (m > ~add_base)
-  logic [AccW-1:0] add_acc;       // sat(add_base + m)
-  logic [AccW-1:0] acc_replace;
-  logic            sat;           // the accumulator add clipped
-
-  assign commit    = s1_valid_q && !s1_incomplete_q;
-  assign miss_full = !hit_any && !free_any;
-  assign fill      = !hit_any && free_any;
-  assign reject    = miss_full && (s1_policy_q == PolicyErode) && (min_acc > s1_m);
-  assign replace   = miss_full && !reject;
-
-  assign add_base = hit_any ? cand_acc[hit_way] : min_acc;
-  assign add_acc  = AccW'(hwprof_prim_pkg::sat_add(64'(add_base), 64'(s1_m), AccW));
-  assign add_sat  = (s1_m > ~add_base);
-  // Replace: ss inherits the victim's count; lfu and erode start from m.
-  assign acc_replace = (s1_policy_q == PolicySs) ? add_acc : s1_m;
-
-  // The written word: the S1 key (a reject leaves the victim's key alone:
-  // the key field is not written) and the new accumulator.
-  always_comb begin
-    wr_word.key = s1_key_q;
-    sat         = 1'b0;
-    if (hit_any) begin
-      wr_way      = hit_way;
-      wr_word.acc = add_acc;
-      sat         = add_sat;
-    end else if (free_any) begin
-      wr_way      = free_way;
-      wr_word.acc = s1_m;
-    end else if (reject) begin
-      wr_way      = min_way;
-      wr_word.acc = min_acc - s1_m;
-    end else begin
-      wr_way      = min_way;
-      wr_word.acc = acc_replace;
-      sat         = (s1_policy_q == PolicySs) && add_sat;
+  for (genvar w = 0; w < Ways; w++) begin : gen_s1
+    logic [2*PkW-1:0] rk;
+    assign vrd[w] = fresh_q[s1_idx_q[w]] && ram_rdata[w].valid && !s1_c4_q[w];
+    assign rk     = (2 * PkW)'(ram_rdata[w].key);
+    for (genvar g = 0; g < PkW; g++) begin : gen_pk
+      assign pk[w][g] = (rk[2*g +: 2] == s1_key_pad[2*g +: 2]);
     end
   end
 
-  assign wr_en        = commit;
-  assign wr_key       = !reject;
-  assign wr_idx       = rd_idx_q[wr_way];
+  logic [Ways-1:0][PkW-1:0]  s2_pk_q;
+  logic [Ways-1:0][AccW-1:0] s2_acc_q;
+  logic [Ways-1:0]           s2_sv_q;
+  always_ff @(posedge clk_i) begin
+    for (int unsigned w = 0; w < Ways; w++) begin
+      s2_pk_q[w]  <= pk[w];
+      s2_acc_q[w] <= ram_rdata[w].acc;
+      s2_sv_q[w]  <= vrd[w];
+    end
+  end
 
-  // Forward register. fwd_hit_q[w]: the RAM read of this edge (raddr) is
-  // the address written at this edge (for the descriptor entering S1).
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      fwd_valid_q <= 1'b0;
-      fwd_hit_q   <= '0;
-    end else begin
-      fwd_valid_q <= wr_en && !cmd_clear;
-      for (int unsigned w = 0; w < Ways; w++) begin
-        fwd_hit_q[w] <= wr_en && !cmd_clear && (wr_way == WayW'(w)) && (wr_idx == raddr[w]);
+  // ---------------------------------------------------------------------
+  // S2: the candidates with the writes L(t+1) (w1), L(t) (w2), L(t-1) (w3)
+  // forwarded, the most recent first; then everything S3 needs that does
+  // not depend on the write L(t+2) decided in the same cycle: pairwise
+  // order of the accumulators, and per way acc + m (saturated), acc - m,
+  // acc > m.
+
+  logic [Ways-1:0]           hv, hk;
+  logic [Ways-1:0][AccW-1:0] a2;
+  logic [Ways-1:0][AccW-1:0] p_sum, p_diff;
+  logic [Ways-1:0]           p_sat, p_gt;
+  logic [Ways-1:0][Ways-1:0] beat;  // beat[i][k]: i before k in the minimum order
+  logic [AccW-1:0]           s2_m;
+  logic [Ways-1:0]           s2_m2;  // w1 holds L(t+1) now
+  assign s2_m  = AccW'(s2_metric_q);
+  assign s2_m2 = w1_en_q ? (s2_e2_q & w1_oh_q) : '0;
+
+  for (genvar w = 0; w < Ways; w++) begin : gen_s2
+    logic keq_ram;
+    logic [AccW:0] sum;
+    assign keq_ram = &s2_pk_q[w];
+    assign a2[w]   = s2_m2[w] ? w1_acc : s2_m3_q[w] ? w2_acc_q : s2_m4_q[w] ? w3_acc_q : s2_acc_q[w];
+    assign hk[w]   = (s2_m2[w] && w1_k_q) ? s2_sk2_q :
+                     (s2_m3_q[w] && w2_k_q) ? s2_sk3_q :
+                     (s2_m4_q[w] && w3_k_q) ? s2_sk4_q : keq_ram;
+    assign hv[w]   = (s2_sv_q[w] && !s2_clr_q) || s2_m2[w] || s2_m3_q[w] || s2_m4_q[w];
+    assign sum       = {1'b0, a2[w]} + {1'b0, s2_m};
+    assign p_sat[w]  = sum[AccW];
+    assign p_sum[w]  = sum[AccW] ? '1 : sum[AccW-1:0];
+    assign p_diff[w] = a2[w] - s2_m;
+    assign p_gt[w]   = a2[w] > s2_m;
+    for (genvar k = 0; k < Ways; k++) begin : gen_beat
+      // Ties to the lower way; one comparator per pair (the two
+      // expressions of a pair are the same cell after opt_merge).
+      if (k == w) begin : gen_self
+        assign beat[w][k] = 1'b1;
+      end else if (w < k) begin : gen_lo
+        assign beat[w][k] = (a2[w] <= a2[k]);
+      end else begin : gen_hi
+        assign beat[w][k] = !(a2[k] <= a2[w]);
       end
     end
   end
 
+  logic [Ways-1:0]           s3_hv_q, s3_hk_q, s3_sat_q, s3_gt_q;
+  logic [Ways-1:0][AccW-1:0] s3_a2_q, s3_sum_q, s3_diff_q;
+  logic [Ways-1:0][Ways-1:0] s3_beat_q;
   always_ff @(posedge clk_i) begin
-    if (wr_en) begin
-      fwd_key_q <= wr_key;
-      fwd_way_q <= wr_way;
-      fwd_idx_q <= wr_idx;
-      fwd_acc_q <= wr_word.acc;
+    // A clear at this edge empties the table under the descriptor.
+    s3_hv_q   <= cmd_clear ? '0 : hv;
+    s3_hk_q   <= hk;
+    s3_a2_q   <= a2;
+    s3_sum_q  <= p_sum;
+    s3_sat_q  <= p_sat;
+    s3_diff_q <= p_diff;
+    s3_gt_q   <= p_gt;
+    s3_beat_q <= beat;
+  end
+
+  // ---------------------------------------------------------------------
+  // S3: the write L(t+2) of the last edge (w1) forwarded into way j (m1,
+  // one-hot or zero), then the decision. Only compares against w1's
+  // accumulator are left in this cycle: the victim is way j when w1's acc
+  // (with j) comes before the minimum of the other ways (by the S2 order),
+  // else that minimum. Everything that does not depend on that compare is
+  // prepared beside it, so the compare is followed by three levels of logic.
+
+  logic [AccW-1:0] s3_m;
+  logic [Ways-1:0] m1;       // w1 holds L(t+2) now
+  logic            j_any;
+  logic [Ways-1:0] j_lt;     // j_lt[w]: j < w (w1 wins a tie with way w)
+  logic [Ways-1:0] val3, keq3, hit3, free3;
+  logic [Ways-1:0] hit_oh, free_oh, win_ex, sel_le, sel_lt, vic_t, w_lt, w_le;
+  logic            hit_any, free_any, miss_full, take_j, hit_j;
+  logic [AccW:0]   w_sum_x;
+  logic [AccW-1:0] w_sum, w_diff;
+  logic            w_sat, w_gt;
+
+  assign s3_m  = AccW'(s3_metric_q);
+  assign m1    = w1_en_q ? (s3_e1_q & w1_oh_q) : '0;
+  assign j_any = |m1;
+  always_comb begin
+    for (int unsigned w = 0; w < Ways; w++) begin
+      j_lt[w] = 1'b0;
+      for (int unsigned k = 0; k < w; k++) j_lt[w] = j_lt[w] | m1[k];
     end
   end
 
-  // Valid bits: reset and clear in one cycle. The bit of an S1 write is set
-  // at the next edge from the forward register (a clear at the write's edge
-  // cancels it, one at the next edge wins over it). A set rewrites the whole
-  // row (the other ways keep their bits), so the Ways flops of a row share
-  // one enable.
-  logic [Ways-1:0] fwd_way_bit;  // the pending way, one-hot
+  assign val3  = s3_hv_q | m1;
+  assign keq3  = w1_k_q ? ((s3_hk_q & ~m1) | ({Ways{s3_sk1_q}} & m1)) : s3_hk_q;
+  assign hit3  = val3 & keq3;
+  assign free3 = ~val3;
+
+  // Lowest set bit, one-hot.
   always_comb begin
-    fwd_way_bit            = '0;
-    fwd_way_bit[fwd_way_q] = 1'b1;
+    hit_oh  = '0;
+    free_oh = '0;
+    for (int w = Ways - 1; w >= 0; w--) begin
+      if (hit3[w]) hit_oh = Ways'(1) << w;
+      if (free3[w]) free_oh = Ways'(1) << w;
+    end
+  end
+  assign hit_any   = |hit3;
+  assign free_any  = |free3;
+  assign miss_full = !hit_any && !free_any;
+
+  assign w_sum_x = {1'b0, w1_acc} + {1'b0, s3_m};
+  assign w_sat   = w_sum_x[AccW];
+  assign w_sum   = w_sum_x[AccW] ? '1 : w_sum_x[AccW-1:0];
+  assign w_diff  = w1_acc - s3_m;
+  assign w_gt    = w1_acc > s3_m;
+
+  for (genvar w = 0; w < Ways; w++) begin : gen_s3
+    // w1's entry (way j) before way w: both compares straight from the
+    // registers, the tie-break (j < w) picks one after them.
+    assign w_lt[w] = (w1_acc < s3_a2_q[w]);
+    assign w_le[w] = (w1_acc <= s3_a2_q[w]);
+    // Way w is the minimum of the ways other than j.
+    always_comb begin
+      win_ex[w] = !m1[w];
+      for (int unsigned k = 0; k < Ways; k++) begin
+        if (k != w) win_ex[w] = win_ex[w] && (m1[k] || s3_beat_q[w][k]);
+      end
+    end
+    // A miss in a full set, w the minimum of the ways other than j, and j
+    // before w: j is the victim. The selects are ready before the compares.
+    assign sel_le[w] = miss_full && j_any && win_ex[w] && j_lt[w];
+    assign sel_lt[w] = miss_full && j_any && win_ex[w] && !j_lt[w];
+    assign vic_t[w]  = (sel_le[w] && w_le[w]) || (sel_lt[w] && w_lt[w]);
+  end
+  // take_j: a miss in a full set whose victim is way j (with one way, j is
+  // the only candidate). Two levels of logic after the compares.
+  assign take_j = (Ways == 1) ? (miss_full && j_any) : |vic_t;
+  assign hit_j = |(hit_oh & m1);
+
+  // One-hot selections of the S2 values.
+  logic [AccW-1:0] ex_sum, ex_diff, hit_sum;
+  logic            ex_sat, ex_gt, hit_sat;
+  logic [SetW-1:0] ex_addr, hit_addr, free_addr, j_addr;
+  always_comb begin
+    ex_sum    = '0;
+    ex_diff   = '0;
+    ex_sat    = 1'b0;
+    ex_gt     = 1'b0;
+    hit_sum   = '0;
+    hit_sat   = 1'b0;
+    ex_addr   = '0;
+    hit_addr  = '0;
+    free_addr = '0;
+    j_addr    = '0;
+    for (int unsigned w = 0; w < Ways; w++) begin
+      if (win_ex[w]) begin
+        ex_sum  = ex_sum | s3_sum_q[w];
+        ex_diff = ex_diff | s3_diff_q[w];
+        ex_sat  = ex_sat | s3_sat_q[w];
+        ex_gt   = ex_gt | s3_gt_q[w];
+        ex_addr = ex_addr | s3_idx_q[w];
+      end
+      if (hit_oh[w]) begin
+        hit_sum  = hit_sum | s3_sum_q[w];
+        hit_sat  = hit_sat | s3_sat_q[w];
+        hit_addr = hit_addr | s3_idx_q[w];
+      end
+      if (free_oh[w]) free_addr = free_addr | s3_idx_q[w];
+      if (m1[w]) j_addr = j_addr | s3_idx_q[w];
+    end
   end
 
+  // Outcome of the descriptor in S3 (meaningful when it is complete). Each
+  // result is prepared for both victims (way j: *_j; the minimum of the
+  // others: *_x) and the hit / fill cases folded into the second; take_j
+  // picks.
+  logic            is_ss, is_erode, reject, replace, fill, sat;
+  logic            rej_j, rej_x, sat_j, sat_x;
+  logic [AccW-1:0] h_sum, acc_j, acc_x;
+  logic            h_sat;
+  logic [Ways-1:0] oh_x;
+  logic [SetW-1:0] addr_x;
+
+  assign is_ss    = (s3_policy_q == PolicySs);
+  assign is_erode = (s3_policy_q == PolicyErode);
+  assign h_sum    = hit_j ? w_sum : hit_sum;
+  assign h_sat    = hit_j ? w_sat : hit_sat;
+  assign rej_j    = is_erode && w_gt;
+  assign rej_x    = is_erode && ex_gt;
+  assign acc_j    = rej_j ? w_diff : is_ss ? w_sum : s3_m;
+  assign sat_j    = !rej_j && is_ss && w_sat;
+
+  always_comb begin
+    if (hit_any) begin
+      oh_x   = hit_oh;
+      addr_x = hit_addr;
+      acc_x  = h_sum;
+      sat_x  = h_sat;
+    end else if (free_any) begin
+      oh_x   = free_oh;
+      addr_x = free_addr;
+      acc_x  = s3_m;
+      sat_x  = 1'b0;
+    end else begin
+      oh_x   = win_ex;
+      addr_x = ex_addr;
+      acc_x  = rej_x ? ex_diff : is_ss ? ex_sum : s3_m;
+      sat_x  = !rej_x && is_ss && ex_sat;
+    end
+  end
+
+  logic [SetW-1:0] wr_addr;
+  assign commit  = s3_valid_q && !s3_incomplete_q;
+  assign fill    = !hit_any && free_any;
+  assign reject  = take_j ? rej_j : (miss_full && rej_x);
+  assign replace = take_j ? !rej_j : (miss_full && !rej_x);
+  assign wr_oh   = take_j ? m1 : oh_x;
+  assign wr_addr = take_j ? j_addr : addr_x;
+  assign sat     = take_j ? sat_j : sat_x;
+
+  // Write history. A clear kills the write of its edge and the ones before
+  // (the valid bits are cleared; nothing is forwarded across a clear).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      valid_q <= '{default: '0};
+      w1_en_q <= 1'b0;
+    end else begin
+      w1_en_q <= commit && !cmd_clear;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    w1_k_q    <= !reject;
+    w1_oh_q   <= wr_oh;
+    w1_addr_q <= wr_addr;
+    w1_tj_q   <= take_j;
+    w1_accj_q <= acc_j;
+    w1_accx_q <= acc_x;
+    w1_key_q  <= s3_key_q;
+    w2_k_q    <= w1_k_q;
+    w2_acc_q  <= w1_acc;
+    w3_k_q    <= w2_k_q;
+    w3_acc_q  <= w2_acc_q;
+  end
+
+  // Fresh rows: reset and clear make every row stale in one cycle (so every
+  // entry invalid); w1's write makes its row fresh at the edge where the RAM
+  // takes the word (a clear at that edge wins).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fresh_q <= '0;
     end else if (cmd_clear) begin
-      valid_q <= '{default: '0};
-    end else if (fwd_valid_q) begin
-      valid_q[fwd_idx_q] <= valid_q[fwd_idx_q] | fwd_way_bit;
+      fresh_q <= '0;
+    end else if (w1_en_q) begin
+      fresh_q[w1_addr_q] <= 1'b1;
     end
   end
 
@@ -510,16 +766,22 @@ module hwprof_hpt #(
     state_d    = state_q;
     dump_set_d = dump_set_q;
     dump_way_d = dump_way_q;
+    drain_d    = drain_q;
     unique case (state_q)
       StIdle: begin
         if (cmd_dump) begin
           state_d    = StDrain;
           dump_set_d = '0;
           dump_way_d = '0;
+          drain_d    = '0;
         end
       end
-      StDrain: state_d = StRead;
-      StRead: begin
+      StDrain: begin
+        drain_d = drain_q + 2'd1;
+        if (drain_q == 2'(DrainCycles - 1)) state_d = StRead;
+      end
+      StRead: state_d = StLoad;
+      StLoad: begin
         state_d    = StEmit;
         dump_way_d = '0;
       end
@@ -544,25 +806,31 @@ module hwprof_hpt #(
       state_q    <= StIdle;
       dump_set_q <= '0;
       dump_way_q <= '0;
+      drain_q    <= '0;
+      dump_vld_q <= '0;
     end else begin
+      if (state_q == StLoad) dump_vld_q <= vrd;
       state_q    <= state_d;
       dump_set_q <= dump_set_d;
       dump_way_q <= dump_way_d;
+      drain_q    <= drain_d;
     end
   end
 
-  // In Emit every way RAM holds set dump_set_q's word and rd_idx_q[w] =
-  // dump_set_q, so cand_valid is the set's valid row (the S1 read muxes
-  // serve the walk too).
-  word_t dump_word;
-  assign dump_word     = ram_rdata[dump_way_q];
-  assign dump_valid_o  = (state_q == StEmit) && cand_valid[dump_way_q];
+  // In Load and Emit every way RAM holds set dump_set_q's word and
+  // s1_idx_q[w] = dump_set_q, so vrd is the set's valid row; Load registers
+  // it, so the walk's handshake does not start at the RAM outputs.
+  key_t            dump_key;
+  logic [AccW-1:0] dump_acc;
+  assign dump_key      = ram_rdata[dump_way_q].key;
+  assign dump_acc      = ram_rdata[dump_way_q].acc;
+  assign dump_valid_o  = (state_q == StEmit) && dump_vld_q[dump_way_q];
   assign dump_set_o    = dump_set_q;
   assign dump_way_o    = dump_way_q;
-  assign dump_start_o  = dump_word.key.start;
-  assign dump_length_o = dump_word.key.length;
-  assign dump_dirs_o   = dump_word.key.dirs;
-  assign dump_acc_o    = dump_word.acc;
+  assign dump_start_o  = dump_key.start;
+  assign dump_length_o = dump_key.length;
+  assign dump_dirs_o   = dump_key.dirs;
+  assign dump_acc_o    = dump_acc;
   assign dump_busy_o   = !idle;
 
   // ---------------------------------------------------------------------
@@ -574,7 +842,7 @@ module hwprof_hpt #(
   logic [NumStats-1:0][StatW-1:0] st;
 
   assign st_inc = {in_valid_i && !in_ready_o,                 // 7 stall cycles
-                   s1_valid_q && s1_incomplete_q,             // 6 ignored
+                   s3_valid_q && s3_incomplete_q,             // 6 ignored
                    commit && sat,                             // 5 saturations
                    commit && reject,                          // 4 rejects
                    commit && replace,                         // 3 replacements
@@ -624,8 +892,8 @@ module hwprof_hpt #(
 
   `HWPROF_ASSERT(ctrl_q_legal, ctrl_q[HptCtrlMetricLsb +: HptCtrlMetricW] != MetricIllegal &&
                  ctrl_q[HptCtrlPolicyLsb +: HptCtrlPolicyW] != PolicyIllegal)
-  `HWPROF_ASSERT(s1_policy_legal, s1_valid_q |->
-                 s1_policy_q == PolicyLfu || s1_policy_q == PolicySs || s1_policy_q == PolicyErode)
+  `HWPROF_ASSERT(s3_policy_legal, s3_valid_q |->
+                 s3_policy_q == PolicyLfu || s3_policy_q == PolicySs || s3_policy_q == PolicyErode)
   // Dump handshake: valid only inside a walk; once valid, stays valid with
   // stable data until taken.
   `HWPROF_ASSERT(dump_valid_only_when_busy, dump_valid_o |-> dump_busy_o)
@@ -636,17 +904,23 @@ module hwprof_hpt #(
   for (genvar w = 0; w < Ways; w++) begin : gen_assert_way
     // The walk reads the valid bits through the S1 read index.
     logic [SetW-1:0] rd_idx;
-    assign rd_idx = rd_idx_q[w];
+    assign rd_idx = s1_idx_q[w];
     `HWPROF_ASSERT(emit_reads_dump_set, state_q == StEmit |-> rd_idx == dump_set_q)
   end
-  // The table is frozen while the walk reads it: S1 is empty after Drain.
-  `HWPROF_ASSERT(s1_empty_during_walk, s1_valid_q |-> state_q == StIdle || state_q == StDrain)
+  // The table is frozen while the walk reads it: the pipeline and the write
+  // register are empty after Drain.
+  `HWPROF_ASSERT(pipe_empty_during_walk, s1_valid_q || s2_valid_q || s3_valid_q || w1_en_q |->
+                 state_q == StIdle || state_q == StDrain)
   `HWPROF_ASSERT(no_intake_during_dump, dump_busy_o |-> !go)
-  // Exactly one outcome per complete descriptor; the forward register
-  // matches at most one way.
+  // Exactly one outcome per complete descriptor; a write forwards into at
+  // most one way; the victim and the chosen way are one way.
   `HWPROF_ASSERT(one_outcome, commit |-> $onehot({hit_any, fill, replace, reject}))
-  `HWPROF_ASSERT(forward_at_most_one_way, $onehot0(fwd_hit_q))
-  `HWPROF_ASSERT(saturation_only_on_add, commit && sat |-> hit_any || (replace && s1_policy_q == PolicySs))
+  `HWPROF_ASSERT(forward_at_most_one_way, $onehot0(m1) && $onehot0(s2_m2) && $onehot0(s2_m3_q) &&
+                 $onehot0(s2_m4_q))
+  `HWPROF_ASSERT(victim_one_way, commit && miss_full && !take_j |-> $onehot(win_ex))
+  `HWPROF_ASSERT(victim_j_only_with_w1, take_j |-> miss_full && j_any)
+  `HWPROF_ASSERT(write_one_way, commit |-> $onehot(wr_oh))
+  `HWPROF_ASSERT(saturation_only_on_add, commit && sat |-> hit_any || (replace && s3_policy_q == PolicySs))
   // HITS + FILLS + REPLACEMENTS + REJECTS (st[1..4]) = DESCS (st[0]) until
   // a counter saturates.
   logic             st_any_full;

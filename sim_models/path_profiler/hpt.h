@@ -1,15 +1,19 @@
 // Cycle model of rtl/path_profiler/hwprof_hpt.sv (docs/hpt.md, "Cycle behaviour").
 // The table update of a descriptor is HptAlgo::insert (the functional
-// model); this class adds the two-stage pipeline (accept -> S1 commit), the
+// model); this class adds the pipeline (a descriptor accepted at edge e
+// commits at edge e + kCommitLatency: S1 read, S2 prepare, S3 decide), the
 // control and command registers, the dump walk and the 32-bit saturating
 // counters. Every step() returns the outputs of the cycle (from the state
 // before the edge) and then commits the edge in the RTL's order:
-//   1. the descriptor in S1 commits (HptAlgo::insert, statistics);
+//   1. the descriptor in S3 commits (HptAlgo::insert, statistics); the
+//      others move one stage on;
 //   2. a register write: CTRL (illegal values rejected, err set), STATUS
 //      (W1C err), CMD (clear table, clear statistics, start a dump; ignored
 //      with err set while a dump is busy), in that order;
 //   3. the dump walk advances;
 //   4. an accepted descriptor enters S1 with the CTRL value before the edge.
+// The dump walk starts with kDrainCycles Drain cycles: the descriptors in
+// flight commit and their table writes land before the walk reads the RAMs.
 #pragma once
 
 #include <algorithm>
@@ -60,6 +64,18 @@ class Hpt {
     uint32_t csr_rdata = 0;
   };
 
+  /// Edges from acceptance to commit: accepted at edge e, a descriptor is
+  /// in S1, S2, S3 and commits at edge e + 3 (its counts are visible in the
+  /// cycle after that edge).
+  static constexpr unsigned kCommitLatency = 3;
+  /// Drain cycles of a dump: the last descriptor accepted commits at the
+  /// third edge, the RAM write of that commit lands at the fourth.
+  static constexpr unsigned kDrainCycles = kCommitLatency + 1;
+  /// Busy cycles of a dump without backpressure.
+  /// Cycles per set: Read (the RAMs read the set), Load (its valid bits are
+  /// registered), then one Emit cycle per way.
+  static constexpr unsigned dump_cycles(unsigned sets, unsigned ways) { return kDrainCycles + sets * (2 + ways); }
+
   explicit Hpt(unsigned sets = 128, unsigned ways = 4) : algo_(sets, ways) {}
 
   void reset() {
@@ -68,7 +84,8 @@ class Hpt {
     err_ = false;
     state_ = State::Idle;
     dump_set_ = dump_way_ = 0;
-    s1_valid_ = false;
+    drain_ = 0;
+    for (auto& x : pipe_) x = Slot{};
     stall_cycles_ = 0;
   }
 
@@ -77,8 +94,9 @@ class Hpt {
   const HptAlgo& algo() const { return algo_; }
   uint32_t ctrl() const { return ctrl_; }
   bool err() const { return err_; }
-  /// True while a descriptor waits in S1 (it commits at the next edge).
-  bool s1_busy() const { return s1_valid_; }
+  /// True while a descriptor is in flight (S1, S2 or S3; it commits within
+  /// kCommitLatency edges).
+  bool s1_busy() const { return pipe_[0].valid || pipe_[1].valid || pipe_[2].valid; }
 
   Stats stats() const {
     const auto& s = algo_.stats();
@@ -121,8 +139,11 @@ class Hpt {
       o.dump = {dump_set_, dump_way_, x.key, x.acc};
     }
 
-    // 1. S1 commits.
-    if (s1_valid_) algo_.insert(Emission{s1_desc_}, HptCtrl::unpack(s1_ctrl_));
+    // 1. S3 commits; S2 and S1 move on.
+    if (pipe_[kCommitLatency - 1].valid)
+      algo_.insert(Emission{pipe_[kCommitLatency - 1].desc}, HptCtrl::unpack(pipe_[kCommitLatency - 1].ctrl));
+    for (unsigned k = kCommitLatency - 1; k > 0; --k) pipe_[k] = pipe_[k - 1];
+    pipe_[0] = Slot{};
     // 2. Register writes.
     const uint32_t ctrl_before = ctrl_;
     const bool was_idle = state_ == State::Idle;
@@ -154,8 +175,11 @@ class Hpt {
     // 3. The dump walk.
     switch (state_) {
       case State::Idle: break;
-      case State::Drain: state_ = State::Read; break;
-      case State::Read:
+      case State::Drain:
+        if (++drain_ == kDrainCycles) state_ = State::Read;
+        break;
+      case State::Read: state_ = State::Load; break;
+      case State::Load:
         state_ = State::Emit;
         dump_way_ = 0;
         break;
@@ -175,13 +199,10 @@ class Hpt {
     if (was_idle && in.csr_we && in.csr_addr == unsigned(HptCsr::Cmd) && (in.csr_wdata & kHptCmdDump)) {
       state_ = State::Drain;
       dump_set_ = dump_way_ = 0;
+      drain_ = 0;
     }
     // 4. Intake.
-    s1_valid_ = in.in_valid && o.in_ready;
-    if (s1_valid_) {
-      s1_desc_ = in.in_desc;
-      s1_ctrl_ = ctrl_before;
-    }
+    if (in.in_valid && o.in_ready) pipe_[0] = Slot{true, in.in_desc, ctrl_before};
     // (A CMD write is only obeyed when idle, and then in_ready was high: a
     // statistics clear never races a stall count.)
     if (in.in_valid && !o.in_ready) ++stall_cycles_;
@@ -189,16 +210,22 @@ class Hpt {
   }
 
  private:
-  enum class State { Idle, Drain, Read, Emit };
+  enum class State { Idle, Drain, Read, Load, Emit };
 
   HptAlgo algo_;
   uint32_t ctrl_ = HptCtrl::reset_value();
   bool err_ = false;
   State state_ = State::Idle;
   unsigned dump_set_ = 0, dump_way_ = 0;
-  bool s1_valid_ = false;
-  PathEntry s1_desc_{};
-  uint32_t s1_ctrl_ = 0;
+  unsigned drain_ = 0;
+  /// The descriptors in flight: pipe_[k] in stage S(k+1), with the CTRL
+  /// value of their acceptance.
+  struct Slot {
+    bool valid = false;
+    PathEntry desc{};
+    uint32_t ctrl = 0;
+  };
+  Slot pipe_[kCommitLatency];
   uint64_t stall_cycles_ = 0;
 };
 

@@ -162,9 +162,9 @@ TEST(PathProfiler, SustainsOneRecordPerClockEndToEnd) {
   EXPECT_EQ(res.hpt.stall_cycles, 0u);
   EXPECT_GT(res.hpt.hits, 0u);
   EXPECT_GT(res.hpt.replacements + res.hpt.rejects, 0u) << "the random program should overflow a 512-entry table";
-  // The command cycle, 1 + Sets*(1 + Ways) busy cycles (docs/hpt.md) and
-  // the cycle that sees dump_busy low.
-  EXPECT_EQ(res.dump_cycles, 1u + (1 + 128 * (1 + 4)) + 1);
+  // The command cycle, the HPT's busy cycles (Hpt::dump_cycles: Drain plus
+  // Sets*(2 + Ways), docs/hpt.md) and the cycle that sees dump_busy low.
+  EXPECT_EQ(res.dump_cycles, 1u + hwprof::model::Hpt::dump_cycles(128, 4) + 1);
 }
 
 TEST(PathProfiler, RegisterMapSplitsFrontEndAndHpt) {

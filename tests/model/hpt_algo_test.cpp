@@ -526,7 +526,7 @@ BOOST_AUTO_TEST_CASE(TakesOneDescriptorPerClockIncludingTheSameEntry) {
     BOOST_CHECK(o.in_ready);
     BOOST_CHECK(!o.dump_busy);
   }
-  r.step();  // the last one commits from S1
+  for (unsigned i = 0; i < Hpt::kCommitLatency; ++i) r.step();  // the last one commits from S3
   BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 10u);
   BOOST_CHECK_EQUAL(r.read(HptCsr::Hits), 8u);
   BOOST_CHECK_EQUAL(r.read(HptCsr::Fills), 2u);
@@ -534,7 +534,8 @@ BOOST_AUTO_TEST_CASE(TakesOneDescriptorPerClockIncludingTheSameEntry) {
   check_entry(r.h.algo(), 0, 1, kB, 4);
 }
 
-BOOST_AUTO_TEST_CASE(StatisticsShowADescriptorTwoCyclesAfterAcceptance) {
+BOOST_AUTO_TEST_CASE(StatisticsShowADescriptorAfterTheCommitLatency) {
+  static_assert(Hpt::kCommitLatency == 3, "S1, S2, S3");
   HptRig r(128, 4);
   Hpt::In in;
   in.in_valid = true;
@@ -543,12 +544,16 @@ BOOST_AUTO_TEST_CASE(StatisticsShowADescriptorTwoCyclesAfterAcceptance) {
   BOOST_CHECK_EQUAL(r.step(in).csr_rdata, 0u);  // cycle 0: accepted, enters S1 at the edge
   BOOST_CHECK(r.h.s1_busy());
   BOOST_CHECK(r.h.algo().contents().empty());
-  BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 0u);  // cycle 1: in S1, commits at this edge
-  BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 1u);  // cycle 2: visible
+  BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 0u);  // cycle 1: in S1
+  BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 0u);  // cycle 2: in S2
+  BOOST_CHECK(r.h.s1_busy());
+  BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 0u);  // cycle 3: in S3, commits at this edge
+  BOOST_CHECK(!r.h.s1_busy());
+  BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 1u);  // cycle 4: visible
   BOOST_CHECK_EQUAL(r.read(HptCsr::Fills), 1u);
   // An incomplete descriptor counts in IGNORED with the same latency.
   r.desc(D(0x1000, 3, 0x5, 1, 0, true));
-  BOOST_CHECK_EQUAL(r.read(HptCsr::Ignored), 0u);
+  for (unsigned i = 0; i < Hpt::kCommitLatency; ++i) BOOST_CHECK_EQUAL(r.read(HptCsr::Ignored), 0u);
   BOOST_CHECK_EQUAL(r.read(HptCsr::Ignored), 1u);
 }
 
@@ -564,7 +569,7 @@ BOOST_AUTO_TEST_CASE(DescriptorUsesTheCtrlBeforeTheEdge) {
   in.csr_wdata = ctrl(HptPolicy::Lfu, HptMetric::Insns).pack();
   r.step(in);
   r.desc(D(0x1000, 3, 0x5, 40));  // under insns
-  r.step();
+  for (unsigned i = 0; i < Hpt::kCommitLatency; ++i) r.step();
   check_entry(r.h.algo(), 0, 0, kA, 41);
 }
 
@@ -579,7 +584,7 @@ BOOST_AUTO_TEST_CASE(DumpWalksSetMajorInOnePlusSetsTimesOnePlusWaysCycles) {
   r.desc(x);
   r.desc(y);
   r.desc(y);
-  r.desc(z);  // in S1 when the dump is written: the Drain cycle commits it
+  r.desc(z);  // in S1 when the dump is written: the Drain cycles commit it
   Hpt::In in;
   in.csr_we = true;
   in.csr_addr = unsigned(HptCsr::Cmd);
@@ -607,27 +612,28 @@ BOOST_AUTO_TEST_CASE(DumpWalksSetMajorInOnePlusSetsTimesOnePlusWaysCycles) {
     ++stalls;
     if (o.dump_valid) got.push_back(o.dump);
   }
-  BOOST_CHECK_EQUAL(busy, 1u + 2u * (1u + 2u));  // 7
+  BOOST_CHECK_EQUAL(busy, Hpt::dump_cycles(2, 2));  // kDrainCycles + 2 * (1 + 2)
   // Set 0: way 0 Z (two: one before the dump, one accepted with it); set 1: way 0 X, way 1 Y.
   BOOST_REQUIRE_EQUAL(got.size(), 3u);
   BOOST_CHECK(got[0] == (Hpt::DumpEntry{0, 0, key_of(z), 2}));
   BOOST_CHECK(got[1] == (Hpt::DumpEntry{1, 0, key_of(x), 1}));
   BOOST_CHECK(got[2] == (Hpt::DumpEntry{1, 1, key_of(y), 2}));
   // The cycle in which intake reopened accepted the waiting descriptor (x).
-  r.step();
+  for (unsigned i = 0; i < Hpt::kCommitLatency; ++i) r.step();
   BOOST_CHECK_EQUAL(r.read(HptCsr::StallCycles), stalls);
   BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 6u);
   check_entry(r.h.algo(), 1, 0, x, 2);
 }
 
-BOOST_AUTO_TEST_CASE(DumpOfTheDefaultTableTakes641Cycles) {
+BOOST_AUTO_TEST_CASE(DumpOfTheDefaultTableTakesDrainPlus768Cycles) {
   HptRig r(128, 4);
   r.write(HptCsr::Cmd, kHptCmdDump);
   unsigned busy = 0;
   Hpt::In w;
   w.dump_ready = true;
   while (r.step(w).dump_busy) ++busy;
-  BOOST_CHECK_EQUAL(busy, 641u);
+  BOOST_CHECK_EQUAL(busy, Hpt::dump_cycles(128, 4));
+  BOOST_CHECK_EQUAL(busy, Hpt::kDrainCycles + 128u * (2 + 4));
   BOOST_CHECK_EQUAL(r.read(HptCsr::StallCycles), 0u);  // nothing was waiting
 }
 
@@ -640,10 +646,15 @@ BOOST_AUTO_TEST_CASE(DumpHoldsAnEntryUnderBackpressure) {
   // Drain, Read, then Emit way 0.
   Hpt::In w;
   w.dump_ready = false;
-  Hpt::Out o = r.step(w);  // Drain
-  BOOST_CHECK(o.dump_busy && !o.dump_valid);
+  Hpt::Out o;
+  for (unsigned i = 0; i < Hpt::kDrainCycles; ++i) {
+    o = r.step(w);  // Drain
+    BOOST_CHECK(o.dump_busy && !o.dump_valid);
+  }
   o = r.step(w);  // Read
   BOOST_CHECK(!o.dump_valid);
+  o = r.step(w);  // Load
+  BOOST_CHECK(o.dump_busy && !o.dump_valid);
   // Way 0 is held for 3 refused cycles, then taken.
   for (int i = 0; i < 3; ++i) {
     o = r.step(w);
@@ -666,13 +677,14 @@ BOOST_AUTO_TEST_CASE(DumpHoldsAnEntryUnderBackpressure) {
   BOOST_CHECK(o.dump_busy && !o.dump_valid);
   o = r.step(w);
   BOOST_CHECK(!o.dump_busy && o.in_ready);
-  // 1 + 1*(1 + 4) = 6 cycles plus 4 refused cycles on valid entries.
+  // kDrainCycles + 1*(2 + 4) cycles plus 4 refused cycles on valid entries.
 }
 
 BOOST_AUTO_TEST_CASE(CommandDuringADumpIsIgnoredAndSetsErr) {
   HptRig r(1, 2);
   r.desc(kA);
-  r.write(HptCsr::Cmd, kHptCmdDump);  // kA commits at this edge; the dump starts
+  for (unsigned i = 0; i < Hpt::kCommitLatency; ++i) r.step();  // kA commits
+  r.write(HptCsr::Cmd, kHptCmdDump);  // the dump starts
   BOOST_CHECK(r.write(HptCsr::Cmd, kHptCmdClear | kHptCmdClearStats).dump_busy);
   BOOST_CHECK(r.h.err());
   BOOST_CHECK_EQUAL(r.h.algo().contents().size(), 1u);  // not cleared
@@ -691,12 +703,19 @@ BOOST_AUTO_TEST_CASE(CommandDuringADumpIsIgnoredAndSetsErr) {
   BOOST_CHECK(!r.h.err());
 }
 
-BOOST_AUTO_TEST_CASE(ClearInTheSameCycleAsS1CommitsThenClears) {
+BOOST_AUTO_TEST_CASE(ClearInTheSameCycleAsTheCommitCommitsThenClears) {
   HptRig r(1, 2);
   r.desc(kA);
-  r.write(HptCsr::Cmd, kHptCmdClear | kHptCmdClearStats);  // S1 commits kA, then both clear
+  for (unsigned i = 1; i < Hpt::kCommitLatency; ++i) r.step();  // kA in S3
+  r.write(HptCsr::Cmd, kHptCmdClear | kHptCmdClearStats);   // S3 commits kA, then both clear
   BOOST_CHECK(r.h.algo().contents().empty());
   BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 0u);
+  // A descriptor still in S1 or S2 at the clear commits after it.
+  r.desc(kA);
+  r.write(HptCsr::Cmd, kHptCmdClear | kHptCmdClearStats);  // kA in S1
+  for (unsigned i = 0; i < Hpt::kCommitLatency; ++i) r.step();
+  BOOST_CHECK_EQUAL(r.h.algo().contents().size(), 1u);
+  BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 1u);
 }
 
 BOOST_AUTO_TEST_CASE(IllegalCtrlIsRejectedAndSetsErr) {
