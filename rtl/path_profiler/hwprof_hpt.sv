@@ -834,21 +834,41 @@ module hwprof_hpt #(
   assign dump_busy_o   = !idle;
 
   // ---------------------------------------------------------------------
-  // Statistics: 32-bit saturating counters at addresses HptAddrDescs + k;
-  // clear_stats wins over an increment of the same edge.
+  // Statistics: 32-bit saturating counters at addresses HptAddrDescs + k.
+  // The outcome of the descriptor in S3 is registered at its commit edge
+  // (st_v_q, st_out_q) and counted at the next edge (Hpt::kStatsLatency), so
+  // no counter enable waits for the victim choice. clear_stats wins over
+  // the increment of its edge and also drops the outcome registered at it:
+  // the counters hold the descriptors that commit after the clearing edge.
+  // STALL_CYCLES counts at the edge of the stall.
 
   localparam int unsigned NumStats = 32'(HptAddrStallCycles) - 32'(HptAddrDescs) + 1;
+  localparam int unsigned NumOut   = NumStats - 1;  // DESCS .. IGNORED
   logic [NumStats-1:0]            st_inc;
   logic [NumStats-1:0][StatW-1:0] st;
+  logic                           st_v_q;    // st_out_q holds an outcome (reset)
+  logic [NumOut-1:0]              st_out_q;  // no reset: qualified by st_v_q
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_v_q <= 1'b0;
+    end else begin
+      st_v_q <= s3_valid_q && !cmd_clear_stats;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    st_out_q <= {s3_incomplete_q,                             // 6 ignored
+                 !s3_incomplete_q && sat,                     // 5 saturations
+                 !s3_incomplete_q && reject,                  // 4 rejects
+                 !s3_incomplete_q && replace,                 // 3 replacements
+                 !s3_incomplete_q && fill,                    // 2 fills
+                 !s3_incomplete_q && hit_any,                 // 1 hits
+                 !s3_incomplete_q};                           // 0 descs
+  end
 
   assign st_inc = {in_valid_i && !in_ready_o,                 // 7 stall cycles
-                   s3_valid_q && s3_incomplete_q,             // 6 ignored
-                   commit && sat,                             // 5 saturations
-                   commit && reject,                          // 4 rejects
-                   commit && replace,                         // 3 replacements
-                   commit && fill,                            // 2 fills
-                   commit && hit_any,                         // 1 hits
-                   commit};                                   // 0 descs
+                   {NumOut{st_v_q}} & st_out_q};              // 6..0 as st_out_q
 
   hwprof_stat_bank #(.N(NumStats), .W(StatW)) u_stats (
     .clk_i, .rst_ni, .clear_i(cmd_clear_stats), .inc_i(st_inc), .add_i('1),

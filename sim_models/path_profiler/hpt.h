@@ -5,11 +5,18 @@
 // control and command registers, the dump walk and the 32-bit saturating
 // counters. Every step() returns the outputs of the cycle (from the state
 // before the edge) and then commits the edge in the RTL's order:
-//   1. the descriptor in S3 commits (HptAlgo::insert, statistics); the
-//      others move one stage on;
+//   0. the outcome registered at the last edge reaches the counters
+//      (DESCS..IGNORED show a commit kStatsLatency edges after acceptance,
+//      one edge after the commit; STALL_CYCLES counts at its own edge);
+//   1. the descriptor in S3 commits (HptAlgo::insert; its outcome is
+//      registered, counted at the next edge); the others move one stage on;
 //   2. a register write: CTRL (illegal values rejected, err set), STATUS
 //      (W1C err), CMD (clear table, clear statistics, start a dump; ignored
-//      with err set while a dump is busy), in that order;
+//      with err set while a dump is busy), in that order. clear_stats zeroes
+//      the counters and drops both the outcome counted at this edge (step 0)
+//      and the one registered at it (step 1): the statistics are those of
+//      the descriptors that commit after the clearing edge, as without the
+//      outcome register;
 //   3. the dump walk advances;
 //   4. an accepted descriptor enters S1 with the CTRL value before the edge.
 // The dump walk starts with kDrainCycles Drain cycles: the descriptors in
@@ -71,6 +78,11 @@ class Hpt {
   /// Drain cycles of a dump: the last descriptor accepted commits at the
   /// third edge, the RAM write of that commit lands at the fourth.
   static constexpr unsigned kDrainCycles = kCommitLatency + 1;
+  /// Edges from acceptance to the counters: the outcome of a commit is
+  /// registered at the commit edge and counted at the next one, so DESCS ..
+  /// IGNORED show a descriptor accepted at edge e in the cycle after edge
+  /// e + kStatsLatency (STALL_CYCLES counts in the cycle of the stall).
+  static constexpr unsigned kStatsLatency = kCommitLatency + 1;
   /// Busy cycles of a dump without backpressure.
   /// Cycles per set: Read (the RAMs read the set), Load (its valid bits are
   /// registered), then one Emit cycle per way.
@@ -86,6 +98,7 @@ class Hpt {
     dump_set_ = dump_way_ = 0;
     drain_ = 0;
     for (auto& x : pipe_) x = Slot{};
+    pending_ = HptStats{};
     stall_cycles_ = 0;
   }
 
@@ -99,9 +112,17 @@ class Hpt {
   bool s1_busy() const { return pipe_[0].valid || pipe_[1].valid || pipe_[2].valid; }
 
   Stats stats() const {
-    const auto& s = algo_.stats();
-    return {sat32(s.descs),       sat32(s.hits),    sat32(s.fills),         sat32(s.replacements),
-            sat32(s.rejects),     sat32(s.saturations), sat32(s.ignored), sat32(stall_cycles_)};
+    // The functional model's counts less the outcome not yet counted.
+    const auto& a = algo_.stats();
+    const auto& p = pending_;
+    return {sat32(a.descs - p.descs),
+            sat32(a.hits - p.hits),
+            sat32(a.fills - p.fills),
+            sat32(a.replacements - p.replacements),
+            sat32(a.rejects - p.rejects),
+            sat32(a.saturations - p.saturations),
+            sat32(a.ignored - p.ignored),
+            sat32(stall_cycles_)};
   }
 
   uint32_t params() const {
@@ -139,9 +160,22 @@ class Hpt {
       o.dump = {dump_set_, dump_way_, x.key, x.acc};
     }
 
-    // 1. S3 commits; S2 and S1 move on.
-    if (pipe_[kCommitLatency - 1].valid)
+    // 0. The outcome registered at the last edge is counted.
+    pending_ = HptStats{};
+    // 1. S3 commits (its outcome is registered: pending_); S2 and S1 move
+    // on.
+    if (pipe_[kCommitLatency - 1].valid) {
+      const HptStats before = algo_.stats();
       algo_.insert(Emission{pipe_[kCommitLatency - 1].desc}, HptCtrl::unpack(pipe_[kCommitLatency - 1].ctrl));
+      const HptStats& after = algo_.stats();
+      pending_.descs = after.descs - before.descs;
+      pending_.hits = after.hits - before.hits;
+      pending_.fills = after.fills - before.fills;
+      pending_.replacements = after.replacements - before.replacements;
+      pending_.rejects = after.rejects - before.rejects;
+      pending_.saturations = after.saturations - before.saturations;
+      pending_.ignored = after.ignored - before.ignored;
+    }
     for (unsigned k = kCommitLatency - 1; k > 0; --k) pipe_[k] = pipe_[k - 1];
     pipe_[0] = Slot{};
     // 2. Register writes.
@@ -165,7 +199,8 @@ class Hpt {
           }
           if (in.csr_wdata & kHptCmdClear) algo_.clear();
           if (in.csr_wdata & kHptCmdClearStats) {
-            algo_.clear_stats();
+            algo_.clear_stats();  // the counted and the registered outcome too
+            pending_ = HptStats{};
             stall_cycles_ = 0;
           }
           break;
@@ -226,6 +261,9 @@ class Hpt {
     uint32_t ctrl = 0;
   };
   Slot pipe_[kCommitLatency];
+  /// The outcome of the commit at the last edge (registered, counted at the
+  /// next edge): algo_.stats() already holds it, the counters not yet.
+  HptStats pending_{};
   uint64_t stall_cycles_ = 0;
 };
 

@@ -220,9 +220,10 @@ class Driver {
     return r;
   }
 
-  /// The counters as the registers show them, against ref (pipeline drained).
+  /// The counters as the registers show them, against ref (pipeline drained
+  /// and the last outcome counted: Hpt::kStatsLatency edges).
   void expect_counters_match_ref() {
-    idle(Hpt::kCommitLatency);
+    idle(Hpt::kStatsLatency);
     const auto& s = ref_.stats();
     auto sat = [](uint64_t v) { return static_cast<uint32_t>(std::min<uint64_t>(v, 0xffffffffu)); };
     EXPECT_EQ(read(HptCsr::Descs), sat(s.descs));
@@ -628,21 +629,24 @@ TEST(Hpt, ClearAndClearStatsWithDescriptorsInFlight) {
     drv.write(HptCsr::Cmd, kHptCmdClear);
     EXPECT_EQ(drv.dump().entries.size(), stage == Hpt::kCommitLatency ? 0u : 1u) << "stage S" << stage;
   }
-  // clear_stats with one descriptor in S1, S2 or S3: the one in S3 is
-  // counted then zeroed, the others are counted after.
-  for (unsigned stage = 1; stage <= Hpt::kCommitLatency; ++stage) {
+  // clear_stats with one descriptor in S1, S2 or S3, or committed at the
+  // edge before (its outcome registered, counted at the clearing edge;
+  // "stage" kStatsLatency): the one in S3 is counted then zeroed, the
+  // registered outcome is dropped, the others are counted after.
+  static_assert(Hpt::kStatsLatency == Hpt::kCommitLatency + 1, "one outcome register after the commit");
+  for (unsigned stage = 1; stage <= Hpt::kStatsLatency; ++stage) {
     drv.feed(q);
     drv.idle(int(stage) - 1);
     drv.write(HptCsr::Cmd, kHptCmdClearStats);
-    drv.idle(Hpt::kCommitLatency);
-    EXPECT_EQ(drv.read(HptCsr::Descs), stage == Hpt::kCommitLatency ? 0u : 1u) << "stage S" << stage;
-    EXPECT_EQ(drv.read(HptCsr::Hits) + drv.read(HptCsr::Fills), stage == Hpt::kCommitLatency ? 0u : 1u)
-        << "stage S" << stage;
+    drv.idle(Hpt::kStatsLatency);
+    const uint32_t want = stage >= Hpt::kCommitLatency ? 0u : 1u;
+    EXPECT_EQ(drv.read(HptCsr::Descs), want) << "stage S" << stage;
+    EXPECT_EQ(drv.read(HptCsr::Hits) + drv.read(HptCsr::Fills), want) << "stage S" << stage;
   }
   // p went with the clear of its S3 cycle above; q stays.
   got = drv.dump().entries;
   ASSERT_EQ(got.size(), 1u) << "clear_stats keeps the table";
-  EXPECT_EQ(got[0], entry(got[0].set, got[0].way, q, 3));
+  EXPECT_EQ(got[0], entry(got[0].set, got[0].way, q, Hpt::kStatsLatency)) << "q fed once per stage above";
   // r offered in the cycle of clear + clear_stats, q and p in flight: all
   // three land in the empty table and are counted.
   drv.feed({q, p});
@@ -657,6 +661,28 @@ TEST(Hpt, ClearAndClearStatsWithDescriptorsInFlight) {
   ASSERT_EQ(got.size(), 3u);
   EXPECT_EQ(drv.read(HptCsr::Descs), 3u);
   EXPECT_EQ(drv.read(HptCsr::Fills), 3u);
+  drv.expect_counters_match_ref();
+}
+
+// The counters show a descriptor accepted at edge e in the cycle after edge
+// e + kStatsLatency (its outcome is registered at the commit edge e +
+// kCommitLatency and counted one edge later), every outcome counter alike;
+// STALL_CYCLES counts in the cycle of the stall.
+TEST(Hpt, CountersShowAnOutcomeOneEdgeAfterTheCommit) {
+  const std::vector<std::pair<HptCsr, PathEntry>> cases = {
+      {HptCsr::Fills, desc(0x100)},  // first: a fill
+      {HptCsr::Hits, desc(0x100)},   // same key: a hit
+      {HptCsr::Ignored, desc(0x300, 0, 0, 0, 0, true)},
+  };
+  Driver drv(kTiny, SimEnv::from_env().seed);
+  for (const auto& [reg, d] : cases) {
+    const uint32_t n0 = drv.read(reg);
+    drv.feed(d);  // accepted at this edge (e)
+    // The i-th read after it shows the state after edge e + i - 1.
+    for (unsigned i = 1; i <= Hpt::kStatsLatency; ++i)
+      EXPECT_EQ(drv.read(reg), n0) << "counted " << i - 1 << " edges after acceptance";
+    EXPECT_EQ(drv.read(reg), n0 + 1) << "not counted " << Hpt::kStatsLatency << " edges after acceptance";
+  }
   drv.expect_counters_match_ref();
 }
 
