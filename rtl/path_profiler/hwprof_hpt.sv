@@ -35,8 +35,12 @@
 //   * S3: the write decided in the last cycle (w1) is merged into its way j,
 //     the hit / fill / victim decision is made with the only compares left
 //     (w1's accumulator against each other way's), and the result goes to
-//     the write register w1 (logical write L), with the counters.
-//   * w1 writes the RAM word (and the row's fresh bit) at the next edge.
+//     the write register w1 (logical write L); the outcome bits go to the
+//     outcome register st_out_q.
+//   * w1 writes the RAM word (and the row's fresh bit) at the next edge;
+//     st_out_q is counted at the next edge (DESCS..IGNORED show a
+//     descriptor accepted at t after edge t+4, Hpt::kStatsLatency), so no
+//     counter enable waits for the victim choice.
 //   Forwarding: for the descriptor read at edge t, the logical writes
 //   L(t-1) (landing at t: the read collides and reads X), L(t), L(t+1) and
 //   L(t+2) are missing from what it read. Their way and index matches are
@@ -50,8 +54,11 @@
 //   every distance.
 // Edge order (Hpt::step): S3 commits; then a register write (CTRL, STATUS,
 // CMD; a CMD clear / clear_stats acts after the commit of the same edge:
-// the descriptor in S3 is inserted and then cleared, its counts zeroed; the
-// ones in S1 and S2 commit after it, into the cleared table); then the dump
+// the descriptor in S3 is inserted and then cleared, its counts zeroed (a
+// clear_stats drops both the outcome counted at its edge and the one
+// registered at it, so the counters hold the descriptors that commit after
+// the clearing edge); the ones in S1 and S2 commit after it, into the
+// cleared table); then the dump
 // walk advances; then an accepted descriptor enters S1. A clear kills the
 // write of its edge (w1) and every forwarding flag in flight.
 //
