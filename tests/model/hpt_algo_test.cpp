@@ -526,7 +526,8 @@ BOOST_AUTO_TEST_CASE(TakesOneDescriptorPerClockIncludingTheSameEntry) {
     BOOST_CHECK(o.in_ready);
     BOOST_CHECK(!o.dump_busy);
   }
-  for (unsigned i = 0; i < Hpt::kCommitLatency; ++i) r.step();  // the last one commits from S3
+  // The last one commits from S3, its outcome is counted one edge later.
+  for (unsigned i = 0; i < Hpt::kStatsLatency; ++i) r.step();
   BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 10u);
   BOOST_CHECK_EQUAL(r.read(HptCsr::Hits), 8u);
   BOOST_CHECK_EQUAL(r.read(HptCsr::Fills), 2u);
@@ -534,8 +535,9 @@ BOOST_AUTO_TEST_CASE(TakesOneDescriptorPerClockIncludingTheSameEntry) {
   check_entry(r.h.algo(), 0, 1, kB, 4);
 }
 
-BOOST_AUTO_TEST_CASE(StatisticsShowADescriptorAfterTheCommitLatency) {
+BOOST_AUTO_TEST_CASE(StatisticsShowADescriptorOneEdgeAfterItsCommit) {
   static_assert(Hpt::kCommitLatency == 3, "S1, S2, S3");
+  static_assert(Hpt::kStatsLatency == 4, "the outcome register after the commit");
   HptRig r(128, 4);
   Hpt::In in;
   in.in_valid = true;
@@ -549,11 +551,13 @@ BOOST_AUTO_TEST_CASE(StatisticsShowADescriptorAfterTheCommitLatency) {
   BOOST_CHECK(r.h.s1_busy());
   BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 0u);  // cycle 3: in S3, commits at this edge
   BOOST_CHECK(!r.h.s1_busy());
-  BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 1u);  // cycle 4: visible
+  BOOST_CHECK_EQUAL(r.h.algo().contents().size(), 1u);  // in the table
+  BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 0u);         // cycle 4: outcome registered, counted at this edge
+  BOOST_CHECK_EQUAL(r.read(HptCsr::Descs), 1u);         // cycle 5: visible
   BOOST_CHECK_EQUAL(r.read(HptCsr::Fills), 1u);
   // An incomplete descriptor counts in IGNORED with the same latency.
   r.desc(D(0x1000, 3, 0x5, 1, 0, true));
-  for (unsigned i = 0; i < Hpt::kCommitLatency; ++i) BOOST_CHECK_EQUAL(r.read(HptCsr::Ignored), 0u);
+  for (unsigned i = 0; i < Hpt::kStatsLatency; ++i) BOOST_CHECK_EQUAL(r.read(HptCsr::Ignored), 0u);
   BOOST_CHECK_EQUAL(r.read(HptCsr::Ignored), 1u);
 }
 
