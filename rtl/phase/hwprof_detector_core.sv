@@ -21,9 +21,10 @@
 //
 // Interval end: the item that ends an interval starts the signature pass on
 // its bank when the pass is free (Idle; registered state only, res_ready_i
-// never starts a pass, so the result handshake stays off the bank swap and
-// live-bit clear): the banks swap at that edge (the new live bank's live
-// bits are cleared) and items keep being taken while the pass runs in the
+// never starts a pass, so the result handshake stays off the bank swap): the
+// banks swap at that edge (the new live bank is empty: a pass clears its
+// bank's live bits in Search, after the last read in Div, so no wide clear
+// hangs on the start) and items keep being taken while the pass runs in the
 // background. When the pass is not free the interval end waits (end_pend_q):
 // item_ready_o stays low until the FSM is back in Idle (the cycle after the
 // running pass's result is taken), and the waiting pass starts (banks swap)
@@ -519,10 +520,13 @@ module hwprof_detector_core #(
       p0_v_q <= (state_q == StSearch) && (k_q < KW'(Words));
       p1_v_q <= p0_v_q;
       p2_v_q <= p1_v_q;
+      // The pass's bank is not read after Div: its live bits are cleared in
+      // Search, so it is empty when it becomes the live bank at the next
+      // start (keeps the wide clear off the start logic).
+      if (state_q == StSearch) live_q[!bank_q] <= '0;
       if (start) begin
-        // Banks swap: the new live bank starts empty.
+        // Banks swap: the new live bank is already empty.
         bank_q <= !bank_q;
-        live_q[!bank_q] <= '0;
         end_pend_q <= 1'b0;
         thr_q <= end_pend_q ? thr_pend_q : threshold_i;
         cnt_q <= '0;
