@@ -20,12 +20,15 @@
 // Distance 2 and more need no forwarding (the write is before the read).
 //
 // Interval end: the item that ends an interval starts the signature pass on
-// its bank when the pass is free (idle, or its result being taken in that
-// cycle): the banks swap at that edge (the new live bank's live bits are
-// cleared) and items keep being taken while the pass runs in the
+// its bank when the pass is free (Idle; registered state only, res_ready_i
+// never starts a pass, so the result handshake stays off the bank swap): the
+// banks swap at that edge (the new live bank is empty: a pass clears its
+// bank's live bits in Search, after the last read in Div, so no wide clear
+// hangs on the start) and items keep being taken while the pass runs in the
 // background. When the pass is not free the interval end waits (end_pend_q):
-// item_ready_o stays low until the running pass's result is taken, and the
-// waiting pass starts (banks swap) at that edge. The THRESHOLD value at the
+// item_ready_o stays low until the FSM is back in Idle (the cycle after the
+// running pass's result is taken), and the waiting pass starts (banks swap)
+// at that edge. The THRESHOLD value at the
 // ending item is the one used. The pass (busy_o):
 //   Wait    2 cycles: the ending item's accumulator write lands.
 //   Sum     Counters cycles: total = sum of the old bank's accumulators
@@ -52,8 +55,8 @@
 //           the victim's table words (read, then write one cycle later).
 //   Pred    1 cycle: Markov update with the phase.
 //   Capt    1 cycle: Markov result captured.
-//   Res     the result is offered (res_valid_o) until taken; then Idle, or
-//           Wait when an interval end is waiting.
+//   Res     the result is offered (res_valid_o) until taken; then Idle (a
+//           waiting interval end starts from Idle at the next edge).
 // item_ready_o = no interval end waiting and no hold_i (registered state and
 // the register port only; restart_i must come with hold_i). LRU: a 0..Entries-1 age per valid entry
 // (0 = most recent); using entry m ages every valid entry younger than m
@@ -119,7 +122,7 @@ module hwprof_detector_core #(
   /// Smallest distance to a valid entry (all ones when none).
   output logic [DistW-1:0]                res_distance_o,
   // Status and counters (32-bit saturating).
-  /// The signature pass is running (Sum .. Capt).
+  /// The signature pass is running (Wait .. Capt) or an interval end waits for it.
   output logic                            busy_o,
   /// Items taken.
   output logic [31:0]                     stat_records_o,
@@ -176,9 +179,11 @@ module hwprof_detector_core #(
     .end_o     (int_end)
   );
 
-  // The pass can take an interval end at this edge: idle, or its result is
-  // being taken. A waiting interval end has priority (no item is taken then).
-  assign pass_free = (state_q == StIdle) || (state_q == StRes && res_ready_i);
+  // The pass can take an interval end at this edge: Idle (registered state
+  // only; a result taken in Res frees the pass one cycle later, which keeps
+  // res_ready_i off the start / bank-swap logic). A waiting interval end has
+  // priority (no item is taken then).
+  assign pass_free = (state_q == StIdle);
   // With restart_i no item is taken (hold_i) and the state, end_pend_q and
   // the live bits are cleared below, so a start then is harmless.
   assign start = pass_free && (end_pend_q || (go && int_end));
@@ -426,7 +431,7 @@ module hwprof_detector_core #(
       StWrite:  if (k_q == KW'(Counters)) state_d = StPred;
       StPred:   state_d = StCapt;
       StCapt:   state_d = StRes;
-      StRes:    if (res_ready_i) state_d = start ? StWait : StIdle;
+      StRes:    if (res_ready_i) state_d = StIdle;
       default:  state_d = StIdle;
     endcase
     if (restart_i) state_d = StIdle;
@@ -434,8 +439,9 @@ module hwprof_detector_core #(
 
   // Counters (hwprof_stat_bank; cleared only by reset): records, features,
   // intervals, phases, busy cycles.
-  logic              res_taken;
+  logic              res_taken, running;
   logic [4:0][31:0]  stat;
+  assign running = (state_q != StIdle) && (state_q != StRes);
   assign res_taken = (state_q == StRes) && res_ready_i && !restart_i;
 
   hwprof_stat_bank #(
@@ -445,7 +451,7 @@ module hwprof_detector_core #(
     .clk_i,
     .rst_ni,
     .clear_i(1'b0),
-    .inc_i  ({busy_o && !restart_i, res_taken && !res_matched_q, res_taken, go && item_feat_i, go}),
+    .inc_i  ({running && !restart_i, res_taken && !res_matched_q, res_taken, go && item_feat_i, go}),
     .add_i  ('1),
     .cnt_o  (stat)
   );
@@ -514,10 +520,13 @@ module hwprof_detector_core #(
       p0_v_q <= (state_q == StSearch) && (k_q < KW'(Words));
       p1_v_q <= p0_v_q;
       p2_v_q <= p1_v_q;
+      // The pass's bank is not read after Div: its live bits are cleared in
+      // Search, so it is empty when it becomes the live bank at the next
+      // start (keeps the wide clear off the start logic).
+      if (state_q == StSearch) live_q[!bank_q] <= '0;
       if (start) begin
-        // Banks swap: the new live bank starts empty.
+        // Banks swap: the new live bank is already empty.
         bank_q <= !bank_q;
-        live_q[!bank_q] <= '0;
         end_pend_q <= 1'b0;
         thr_q <= end_pend_q ? thr_pend_q : threshold_i;
         cnt_q <= '0;
@@ -611,7 +620,9 @@ module hwprof_detector_core #(
   assign res_pred_o = res_pred_q;
   assign res_scored_o = res_scored_q;
   assign res_correct_o = res_correct_q;
-  assign busy_o = (state_q != StIdle) && (state_q != StRes);
+  // STATUS.busy also covers a waiting interval end (in Idle it starts at
+  // the next edge), so a drained detector is one with busy and result clear.
+  assign busy_o = running || end_pend_q;
 
   // The Markov result valid is implied by the Capt state; p1_v_q only
   // delays p0_v_q into p2_v_q.
@@ -621,7 +632,8 @@ module hwprof_detector_core #(
   `HWPROF_ASSERT(restart_holds_items, restart_i |-> hold_i)
   `HWPROF_ASSERT(markov_result_in_capt, state_q == StCapt && !restart_i |-> mk_res_valid)
   `HWPROF_ASSERT(result_held, res_valid_o && !res_ready_i && !restart_i |=> res_valid_o && $stable(res_phase_o))
-  `HWPROF_ASSERT(end_pending_only_when_pass_taken, end_pend_q |-> state_q != StIdle)
+  `HWPROF_ASSERT(end_pending_only_when_pass_taken, end_pend_q && state_q == StIdle |-> start)
+  `HWPROF_ASSERT(pending_pass_starts_from_idle, end_pend_q && state_q == StIdle && !restart_i |=> state_q == StWait && !end_pend_q)
   `HWPROF_ASSERT(forward_same_bank, s1_fwd_q && s1_v_q |-> f_bank_q == s1_bank_q && f_idx_q == s1_idx_q)
 
 endmodule

@@ -48,7 +48,8 @@ package hwprof_detector_reg_pkg;
   localparam int unsigned DetStatusErrBit = 0;
   /// STATUS.ppcr_err: path mode: a PPCR write was rejected.
   localparam int unsigned DetStatusPpcrErrBit = 1;
-  /// STATUS.busy: the background signature pass is running (Wait .. Capt).
+  /// STATUS.busy: the background signature pass is running (Wait .. Capt) or an interval end waits
+  /// for it.
   localparam int unsigned DetStatusBusyBit = 2;
   /// STATUS.res_valid: a result is pending.
   localparam int unsigned DetStatusResValidBit = 3;

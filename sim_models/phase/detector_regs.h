@@ -32,7 +32,8 @@ inline constexpr uint32_t kDetCtrlRestart = 1u << 0;
 inline constexpr uint32_t kDetStatusErr = 1u << 0;
 /// STATUS.ppcr_err: path mode: a PPCR write was rejected
 inline constexpr uint32_t kDetStatusPpcrErr = 1u << 1;
-/// STATUS.busy: the background signature pass is running (Wait .. Capt)
+/// STATUS.busy: the background signature pass is running (Wait .. Capt) or an interval end waits
+/// for it
 inline constexpr uint32_t kDetStatusBusy = 1u << 2;
 /// STATUS.res_valid: a result is pending
 inline constexpr uint32_t kDetStatusResValid = 1u << 3;

@@ -6,14 +6,16 @@
 // The state change of an interval end is DetectorAlgo::end_interval (the
 // functional model), committed at the edge where the core takes the item
 // that ends the interval. The signature pass runs in the background (the
-// accumulators are double-banked): when the pass is free (idle, or its
-// result being taken in that cycle) the pass of the ending interval starts
-// at that edge and the core keeps taking items; it stays busy for exactly
-// DetectorParams::busy_cycles(allocated) cycles and offers the result from
-// the next cycle until it is taken. When the pass is not free the interval
-// end waits (end pending): the core takes no item until the running pass's
-// result is taken, and the waiting pass starts at that edge. These cycles
-// are the only stalls the core adds (STALL_CYCLES).
+// accumulators are double-banked): when the pass is free (idle: no pass
+// running and no result offered, registered state only) the pass of the
+// ending interval starts at that edge and the core keeps taking items; it
+// stays busy for exactly DetectorParams::busy_cycles(allocated) cycles and
+// offers the result from the next cycle until it is taken. When the pass is
+// not free the interval end waits (end pending): the core takes no item
+// until the pass is idle again (the cycle after the running pass's result
+// is taken), and the waiting pass starts at that edge. res_ready never
+// starts a pass (keeps the result handshake off the pass-start logic). These
+// cycles are the only stalls the core adds (STALL_CYCLES).
 #pragma once
 
 #include <algorithm>
@@ -54,6 +56,11 @@ class DetectorCore {
     DetectorResult res{};  ///< meaningful only when res_valid
   };
 
+  /// Cycles between the edge that takes a result and the start of an
+  /// interval end waiting behind it (the pass starts from Idle only): the
+  /// records stall for them too.
+  static constexpr unsigned kPendingStartDelay = 1;
+
   explicit DetectorCore(const DetectorParams& p = {}) : algo_(p) {}
   void reset() {
     algo_.restart();
@@ -87,10 +94,11 @@ class DetectorCore {
       return o;
     }
     if (in.interval_we) algo_.set_interval(in.interval);
-    // The pass is free for a new interval end at this edge: idle, or its
-    // result is being taken.
+    // The pass is free for a new interval end at this edge: idle (no pass
+    // running, no result offered; a result taken now frees it from the next
+    // cycle on).
     const bool taken = res_valid_ && in.res_ready;
-    const bool free = (busy_left_ == 0 && !res_valid_) || taken;
+    const bool free = busy_left_ == 0 && !res_valid_;
     if (busy_left_ > 0) {
       stats_.busy_cycles = sat32(stats_.busy_cycles + uint64_t{1});
       if (--busy_left_ == 0) res_valid_ = true;
@@ -276,7 +284,9 @@ class PhaseDetector {
 
  private:
   uint32_t busy_bits() const {
-    return (core_.busy() ? kDetStatusBusy : 0) | (core_.res_pending() ? kDetStatusResValid : 0);
+    // busy: the pass runs or an interval end waits for it.
+    return (core_.busy() || core_.end_pending() ? kDetStatusBusy : 0) |
+           (core_.res_pending() ? kDetStatusResValid : 0);
   }
   DetectorParams p_;
   DetectorCore core_;

@@ -153,8 +153,10 @@ TEST(DetectorDirected, BbvAllocatesMatchesAndEvictsLeastRecentlyUsed) {
   // Passes run in the background: record 1 starts pass 1 and record 2 is
   // taken the next cycle; its interval end waits (pass 1 runs), so record 3
   // waits from its first cycle until pass 1's result is taken (len[0]
-  // cycles), record 4 for pass 2, and so on: len[0] + .. + len[3].
-  EXPECT_EQ(r.counters.stall_cycles, len[0] + len[1] + len[2] + len[3]);
+  // cycles) and the waiting pass starts from Idle (kPendingStartDelay more),
+  // record 4 for pass 2, and so on: len[0] + .. + len[3] + 4 delays.
+  EXPECT_EQ(r.counters.stall_cycles,
+            len[0] + len[1] + len[2] + len[3] + 4 * model::DetectorCore::kPendingStartDelay);
 }
 
 // A stable phase: the same signature every interval -> one phase, no
@@ -495,7 +497,7 @@ TEST(DetectorDirected, ItemsAccumulateWhileThePassRuns) {
 // Result backpressure: res_ready held low for long stretches; an interval
 // that ends while the previous result waits is accepted and then waits
 // (end pending): no record is taken until that result is taken, and the
-// waiting pass starts in the same cycle. STALL_CYCLES counts the refusals.
+// waiting pass starts from Idle the cycle after. STALL_CYCLES counts the refusals.
 TEST(DetectorDirected, BackpressureMakesTheIntervalEndWait) {
   const auto& cfg = detector_config(DetectorMode::Bbv, true);
   std::vector<BranchRecord> recs = random_records(env().seed + 11, 2000);
