@@ -35,6 +35,14 @@ PLANTED = [
      "(rval > lval) : (rval < lval)",
      "(rval > lval) : (rval <= lval)",
      "ties go to the higher index"),
+    ("encoders", "n6", "rtl/prim/hwprof_lzc.sv",
+     "if (in_i[N-1-i]) idx_o = IdxW'(N - 1 - i);",
+     "if (in_i[N-1-i] && i != 0) idx_o = IdxW'(N - 1 - i);",
+     "the top bit is never found (lowest-first)"),
+    ("ram_2p", "bmc", "rtl/prim/hwprof_ram_2p.sv",
+     "if (re_i) rdata_q <= rword;",
+     "rdata_q <= rword;",
+     "read data does not hold without re_i"),
     ("stat_bank", "prove", "rtl/prim/hwprof_stat_bank.sv",
      "W'(hwprof_prim_pkg::sat_add(64'(cnt_q[k]), 64'(add_i[k]), W))",
      "W'(64'(cnt_q[k]) + 64'(add_i[k]))",
@@ -81,9 +89,9 @@ def mode_of(workdir):
         text = (Path(workdir) / "config.sby").read_text()
     except OSError:
         return "?"
-    mode = re.search(r"^mode (\w+)", text, re.M)
-    depth = re.search(r"^depth (\d+)", text, re.M)
-    return (mode.group(1) if mode else "?") + (f" {depth.group(1)}" if depth else "")
+    mode = re.findall(r"^mode (\w+)", text, re.M)
+    depth = re.findall(r"^depth (\d+)", text, re.M)
+    return (mode[-1] if mode else "?") + (f" {depth[-1]}" if depth else "")
 
 
 def main():
