@@ -252,7 +252,6 @@ module hwprof_detector_core #(
   logic [DistW-1:0]  best_d_q, thr_q, thr_pend_q;
   logic              best_found_q;
   logic [EntW-1:0]   best_q, victim_q;
-  logic [AgeW-1:0]   age_q [Entries];
   logic [Entries-1:0] valid_q;
   logic [15:0]       next_id_q, prev_q;
   logic              have_prev_q;
@@ -343,15 +342,10 @@ module hwprof_detector_core #(
     p2_dist_q <= ((p1_j_q == '0) ? '0 : p2_dist_q) + DistW'(p1_diff_q);
   end
 
-  // Victim: the lowest invalid entry, else the one with age Entries-1 (the
-  // ages of valid entries are distinct; the highest index wins otherwise).
-  logic [EntW-1:0]    victim, inv_ent, old_ent;
+  // Victim: the lowest invalid entry, else the least recently used one
+  // (age Entries-1), which the last age pass registered in oldest_q.
+  logic [EntW-1:0]    victim, inv_ent, oldest_q;
   logic               inv_found;
-  logic [Entries-1:0] oldest;
-  logic               unused_old_found;
-  always_comb begin
-    for (int unsigned i = 0; i < Entries; i++) oldest[i] = (age_q[i] == AgeW'(Entries - 1));
-  end
 
   hwprof_lzc #(
     .N        (Entries),
@@ -362,21 +356,46 @@ module hwprof_detector_core #(
     .valid_o(inv_found)
   );
 
-  hwprof_lzc #(
-    .N        (Entries),
-    .HighFirst(1)
-  ) u_lzc_oldest (
-    .in_i   (oldest),
-    .idx_o  (old_ent),
-    .valid_o(unused_old_found)  // an entry is always that old when none is invalid
-  );
-
-  assign victim = inv_found ? inv_ent : old_ent;
+  assign victim = inv_found ? inv_ent : oldest_q;
 
   logic            match_q;
   logic [EntW-1:0] touch_ent, touch_ent_q;
   logic [AgeW-1:0] touch_age_q;  // Entries for an invalid entry: older than all
   assign touch_ent = match_q ? best_q : victim_q;
+
+  // LRU ages (Entries x AgeW) in a RAM, updated by the age pass: Decide
+  // registers the used entry and its age (read in Touch); the pass then
+  // reads entry i in cycle i and writes its new age one cycle later
+  // (Entries + 1 cycles in the background: it ends long before the next
+  // pass's Touch or Match, see the assertions). Ages of invalid entries are
+  // don't-care (a fill gives age 0; victim and touch age use valid_q).
+  localparam int unsigned AgeD = (Entries > 1) ? Entries : 2;
+  localparam int unsigned AgeAW = $clog2(AgeD);
+  logic              ag_act_q, ag_wv_q;  // pass running; a read is on age_rdata
+  logic [EntW:0]     ag_k_q;             // next entry to read (Entries: none)
+  logic [EntW-1:0]   ag_wi_q;            // entry on age_rdata
+  logic [AgeW-1:0]   age_rdata, age_new;
+  logic              ag_rd;
+  assign ag_rd = ag_act_q && (ag_k_q < (EntW + 1)'(Entries));
+  always_comb begin
+    age_new = age_rdata;
+    if (ag_wi_q == touch_ent_q) age_new = '0;
+    else if (valid_q[ag_wi_q] && age_rdata < touch_age_q) age_new = age_rdata + AgeW'(1);
+  end
+
+  hwprof_ram_2p #(
+    .Depth(AgeD),
+    .Width(AgeW),
+    .GranW(AgeW)
+  ) u_ages (
+    .clk_i,
+    .wmask_i(ag_wv_q),
+    .waddr_i(AgeAW'(ag_wi_q)),
+    .wdata_i(age_new),
+    .re_i   (1'b1),
+    .raddr_i(AgeAW'((state_q == StTouch) ? touch_ent : ag_k_q[EntW-1:0])),
+    .rdata_o(age_rdata)
+  );
 
   // Phase ids of the entries (qualified by valid_q): read at best in Touch,
   // written at the victim in Decide.
@@ -473,7 +492,11 @@ module hwprof_detector_core #(
       p0_v_q <= 1'b0;
       p1_v_q <= 1'b0;
       p2_v_q <= 1'b0;
-      for (int unsigned i = 0; i < Entries; i++) age_q[i] <= '0;
+      ag_act_q <= 1'b0;
+      ag_wv_q <= 1'b0;
+      ag_k_q <= '0;
+      ag_wi_q <= '0;
+      oldest_q <= '0;
       valid_q <= '0;
       cnt_q <= '0;
       bit_q <= '0;
@@ -524,6 +547,14 @@ module hwprof_detector_core #(
       // Search, so it is empty when it becomes the live bank at the next
       // start (keeps the wide clear off the start logic).
       if (state_q == StSearch) live_q[!bank_q] <= '0;
+      // Age pass (see u_ages): read entry ag_k_q, write it one cycle later.
+      ag_wv_q <= ag_rd;
+      ag_wi_q <= ag_k_q[EntW-1:0];
+      if (ag_act_q) begin
+        ag_k_q <= ag_k_q + (EntW + 1)'(1);
+        if (!ag_rd) ag_act_q <= 1'b0;
+      end
+      if (ag_wv_q && age_new == AgeW'(Entries - 1)) oldest_q <= ag_wi_q;
       if (start) begin
         // Banks swap: the new live bank is already empty.
         bank_q <= !bank_q;
@@ -539,6 +570,8 @@ module hwprof_detector_core #(
         p1_v_q <= 1'b0;
         p2_v_q <= 1'b0;
         valid_q <= '0;
+        ag_act_q <= 1'b0;
+        ag_wv_q <= 1'b0;
         next_id_q <= '0;
         have_prev_q <= 1'b0;
       end else begin
@@ -584,7 +617,6 @@ module hwprof_detector_core #(
           end
           StTouch: begin
             touch_ent_q <= touch_ent;
-            touch_age_q <= valid_q[touch_ent] ? age_q[touch_ent] : AgeW'(Entries);
           end
           StDecide: begin
             res_phase_q <= ph;
@@ -595,9 +627,10 @@ module hwprof_detector_core #(
             prev_q <= ph;
             if (!match_q) next_id_q <= next_id_q + 16'd1;
             k_q <= '0;
-            for (int unsigned i = 0; i < Entries; i++)
-              if (EntW'(i) != touch_ent_q && valid_q[i] && age_q[i] < touch_age_q) age_q[i] <= age_q[i] + AgeW'(1);
-            age_q[touch_ent_q] <= '0;
+            // The age pass starts; the used entry's age is the word read in Touch.
+            touch_age_q <= valid_q[touch_ent_q] ? age_rdata : AgeW'(Entries);
+            ag_act_q <= 1'b1;
+            ag_k_q <= '0;
             valid_q[touch_ent_q] <= 1'b1;
           end
           StWrite: k_q <= k_q + KW'(1);
@@ -634,6 +667,9 @@ module hwprof_detector_core #(
   `HWPROF_ASSERT(result_held, res_valid_o && !res_ready_i && !restart_i |=> res_valid_o && $stable(res_phase_o))
   `HWPROF_ASSERT(end_pending_only_when_pass_taken, end_pend_q && state_q == StIdle |-> start)
   `HWPROF_ASSERT(pending_pass_starts_from_idle, end_pend_q && state_q == StIdle && !restart_i |=> state_q == StWait && !end_pend_q)
+  // The age pass (Entries + 1 cycles after Decide) ends before the next
+  // pass can reach Touch (its RAM read) or Match (oldest_q).
+  `HWPROF_ASSERT(age_pass_done_before_touch, ag_act_q || ag_wv_q |-> state_q != StTouch && state_q != StMatch)
   `HWPROF_ASSERT(forward_same_bank, s1_fwd_q && s1_v_q |-> f_bank_q == s1_bank_q && f_idx_q == s1_idx_q)
 
 endmodule
