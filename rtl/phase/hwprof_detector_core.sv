@@ -46,11 +46,13 @@
 //           distance, ties to the lowest index.
 //   Match   1 cycle: match = a best exists and distance < threshold;
 //           victim = the lowest invalid entry, else the least recently used.
-//   Touch   1 cycle: the used entry (match: best, else victim) and its age;
+//   Touch   1 cycle: the used entry (match: best, else victim) registered,
+//           its age read from the age RAM;
 //           the phase id RAM (Entries x 16) is read at best.
 //   Decide  1 cycle: matched: the entry's phase id, its signature kept. Else
 //           a new phase id (next_id, 16-bit, +1 modulo 2^16) into the
-//           victim. The used entry becomes the most recent.
+//           victim. The used entry and its age (read in Touch) are
+//           registered and the age pass starts (below).
 //   Write   Counters+1 cycles, allocation only: the signature RAM copied into
 //           the victim's table words (read, then write one cycle later).
 //   Pred    1 cycle: Markov update with the phase.
@@ -60,7 +62,13 @@
 // item_ready_o = no interval end waiting and no hold_i (registered state and
 // the register port only; restart_i must come with hold_i). LRU: a 0..Entries-1 age per valid entry
 // (0 = most recent); using entry m ages every valid entry younger than m
-// (every valid entry if m was invalid) by one and sets m's age to 0.
+// (every valid entry if m was invalid) by one and sets m's age to 0. The
+// ages live in a RAM (Entries x AgeW, u_ages): after Decide the age pass
+// reads entry i in cycle i and writes its new age one cycle later
+// (Entries + 1 cycles, in the background of Write / Pred / Capt / Res and
+// of the next interval; it ends long before the next pass's Touch or
+// Match), and registers the entry whose new age is Entries-1 (oldest_q,
+// the victim when no entry is invalid). It adds no cycle to the pass.
 // restart_i (priority over everything): live bits, interval count,
 // valid bits, next id, previous phase and the predictor are cleared and the
 // FSM returns to Idle (a running pass, a waiting interval end and a pending
@@ -501,19 +509,11 @@ module hwprof_detector_core #(
       cnt_q <= '0;
       bit_q <= '0;
       k_q <= '0;
-      tot_q <= '0;
-      tot_nz_q <= 1'b0;
-      rem_q <= '0;
-      quo_q <= '0;
-      best_d_q <= '0;
-      thr_q <= '0;
-      thr_pend_q <= '0;
       best_found_q <= 1'b0;
       best_q <= '0;
       victim_q <= '0;
       match_q <= 1'b0;
       touch_ent_q <= '0;
-      touch_age_q <= '0;
       next_id_q <= '0;
       prev_q <= '0;
       have_prev_q <= 1'b0;
@@ -537,7 +537,6 @@ module hwprof_detector_core #(
       end
       if (go && int_end && !pass_free) begin
         end_pend_q <= 1'b1;
-        thr_pend_q <= threshold_i;
       end
       old_live_q <= live_q[!bank_q][pass_raddr];
       p0_v_q <= (state_q == StSearch) && (k_q < KW'(Words));
@@ -559,7 +558,6 @@ module hwprof_detector_core #(
         // Banks swap: the new live bank is already empty.
         bank_q <= !bank_q;
         end_pend_q <= 1'b0;
-        thr_q <= end_pend_q ? thr_pend_q : threshold_i;
         cnt_q <= '0;
       end
       if (restart_i) begin
@@ -579,21 +577,12 @@ module hwprof_detector_core #(
           StWait: begin
             cnt_q <= cnt_q + IdxW'(1);
             if (cnt_q == IdxW'(1)) cnt_q <= '0;
-            tot_q <= '0;
           end
           StSum: begin
-            tot_q <= tot_q + TotW'(old_acc);
             cnt_q <= cnt_q + IdxW'(1);  // wraps to 0 at the end
             bit_q <= '0;
           end
           StDiv: begin
-            if (bit_q == '0) begin
-              rem_q <= TotW'(old_acc);
-              if (cnt_q == '0) tot_nz_q <= tot_q != '0;
-            end else begin
-              rem_q <= div_bit ? TotW'(div_diff) : TotW'(div_t);
-              quo_q <= {quo_q[SigW-3:0], div_bit};
-            end
             if (bit_q == BitW'(SigW)) begin
               bit_q <= '0;
               cnt_q <= cnt_q + IdxW'(1);
@@ -608,7 +597,6 @@ module hwprof_detector_core #(
             if (p2_better) begin
               best_found_q <= 1'b1;
               best_q <= p2_e_q;
-              best_d_q <= p2_dist_q;
             end
           end
           StMatch: begin
@@ -627,8 +615,7 @@ module hwprof_detector_core #(
             prev_q <= ph;
             if (!match_q) next_id_q <= next_id_q + 16'd1;
             k_q <= '0;
-            // The age pass starts; the used entry's age is the word read in Touch.
-            touch_age_q <= valid_q[touch_ent_q] ? age_rdata : AgeW'(Entries);
+            // The age pass starts (touch_age_q: the datapath block below).
             ag_act_q <= 1'b1;
             ag_k_q <= '0;
             valid_q[touch_ent_q] <= 1'b1;
@@ -643,6 +630,30 @@ module hwprof_detector_core #(
         endcase
       end
     end
+  end
+
+  // Datapath registers of the pass (no reset: each is loaded before it is
+  // used; a restart returns the FSM to Idle, so an update then is harmless).
+  always_ff @(posedge clk_i) begin
+    if (go && int_end && !pass_free) thr_pend_q <= threshold_i;
+    if (start) thr_q <= end_pend_q ? thr_pend_q : threshold_i;
+    unique case (state_q)
+      StWait: tot_q <= '0;
+      StSum: tot_q <= tot_q + TotW'(old_acc);
+      StDiv: begin
+        if (bit_q == '0) begin
+          rem_q <= TotW'(old_acc);
+          if (cnt_q == '0) tot_nz_q <= tot_q != '0;
+        end else begin
+          rem_q <= div_bit ? TotW'(div_diff) : TotW'(div_t);
+          quo_q <= {quo_q[SigW-3:0], div_bit};
+        end
+      end
+      StSearch: if (p2_better) best_d_q <= p2_dist_q;
+      // The used entry's age: the word read in Touch (the age pass starts).
+      StDecide: touch_age_q <= valid_q[touch_ent_q] ? age_rdata : AgeW'(Entries);
+      default: ;
+    endcase
   end
 
   assign res_valid_o = (state_q == StRes);
