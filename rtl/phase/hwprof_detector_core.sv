@@ -242,7 +242,7 @@ module hwprof_detector_core #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (go) s1_w_q <= item_weight_i;
+    s1_w_q <= item_weight_i;  // every cycle: qualified by s1_v_q (keeps go off its enables)
     if (s1_v_q) begin
       f_idx_q <= s1_idx_q;
       f_bank_q <= s1_bank_q;
@@ -528,13 +528,13 @@ module hwprof_detector_core #(
       state_q <= state_d;
       // Accumulator pipeline. A cycle with restart_i takes no item (hold).
       s1_v_q <= go && item_feat_i;
-      if (go) begin
-        s1_idx_q <= idx;
-        s1_bank_q <= bank_q;
-        s1_live_q <= live_q[bank_q][idx];
-        s1_fwd_q <= s1_v_q && s1_bank_q == bank_q && s1_idx_q == idx;
-        if (item_feat_i) live_q[bank_q][idx] <= 1'b1;
-      end
+      // Stage 1 loads every cycle (used only with s1_v_q, which is go and
+      // a feature), so go reaches only the live bit and s1_v_q here.
+      s1_idx_q <= idx;
+      s1_bank_q <= bank_q;
+      s1_live_q <= live_q[bank_q][idx];
+      s1_fwd_q <= s1_v_q && s1_bank_q == bank_q && s1_idx_q == idx;
+      if (go && item_feat_i) live_q[bank_q][idx] <= 1'b1;
       if (go && int_end && !pass_free) begin
         end_pend_q <= 1'b1;
       end
