@@ -41,7 +41,7 @@
 //           the signature RAM (Counters x SigW).
 //   Search  Entries*Counters+3 cycles: the table RAM (word e*Counters+j =
 //           element j of entry e) and the signature RAM are read one element
-//           per cycle; pipeline |a-b| -> distance accumulate -> compare
+//           per cycle; pipeline a-b -> distance += |a-b| -> compare
 //           (3 stages): the best is the valid entry with the smallest
 //           distance, ties to the lowest index.
 //   Match   1 cycle: match = a best exists and distance < threshold;
@@ -328,14 +328,20 @@ module hwprof_detector_core #(
     .rdata_o(tab_rdata)
   );
 
-  // Search pipeline: p0 = the words read, p1 = |a-b|, p2 = the distance so far.
+  // Search pipeline: p0 = the words read, p1 = a-b (one subtraction behind
+  // the RAM outputs: the block RAM's clock-to-out leaves room for no more),
+  // p2 = the distance so far, += |a-b| = ((a-b) XOR sign) + sign.
   logic              p0_v_q, p1_v_q, p2_v_q, p2_last_q;
   logic [IdxW-1:0]   p0_j_q, p1_j_q;
   logic [EntW-1:0]   p0_e_q, p1_e_q, p2_e_q;
-  logic [SigW-1:0]   p1_diff_q;
+  logic [SigW:0]     p1_diff_q;   // a - b, two's complement
   logic [DistW-1:0]  p2_dist_q;
-  logic [SigW-1:0]   s_absdiff;
-  assign s_absdiff = (sig_rdata > tab_rdata) ? sig_rdata - tab_rdata : tab_rdata - sig_rdata;
+  logic [SigW:0]     s_diff;
+  logic              p1_neg;
+  logic [SigW-1:0]   p1_flip;     // (a-b) XOR sign: |a-b| - sign
+  assign s_diff = {1'b0, sig_rdata} - {1'b0, tab_rdata};
+  assign p1_neg = p1_diff_q[SigW];
+  assign p1_flip = p1_diff_q[SigW-1:0] ^ {SigW{p1_neg}};
   logic              p2_better;
   assign p2_better = p2_v_q && p2_last_q && valid_q[p2_e_q] && (!best_found_q || p2_dist_q < best_d_q);
 
@@ -344,10 +350,10 @@ module hwprof_detector_core #(
     p0_e_q <= EntW'(k_q >> IdxW);
     p1_j_q <= p0_j_q;
     p1_e_q <= p0_e_q;
-    p1_diff_q <= s_absdiff;
+    p1_diff_q <= s_diff;
     p2_e_q <= p1_e_q;
     p2_last_q <= (p1_j_q == IdxW'(Counters - 1));
-    p2_dist_q <= ((p1_j_q == '0) ? '0 : p2_dist_q) + DistW'(p1_diff_q);
+    p2_dist_q <= ((p1_j_q == '0) ? '0 : p2_dist_q) + DistW'(p1_flip) + DistW'(p1_neg);
   end
 
   // Victim: the lowest invalid entry, else the least recently used one
