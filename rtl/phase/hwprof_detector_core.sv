@@ -41,16 +41,18 @@
 //           the signature RAM (Counters x SigW).
 //   Search  Entries*Counters+3 cycles: the table RAM (word e*Counters+j =
 //           element j of entry e) and the signature RAM are read one element
-//           per cycle; pipeline |a-b| -> distance accumulate -> compare
+//           per cycle; pipeline a-b -> distance += |a-b| -> compare
 //           (3 stages): the best is the valid entry with the smallest
 //           distance, ties to the lowest index.
 //   Match   1 cycle: match = a best exists and distance < threshold;
 //           victim = the lowest invalid entry, else the least recently used.
-//   Touch   1 cycle: the used entry (match: best, else victim) and its age;
+//   Touch   1 cycle: the used entry (match: best, else victim) registered,
+//           its age read from the age RAM;
 //           the phase id RAM (Entries x 16) is read at best.
 //   Decide  1 cycle: matched: the entry's phase id, its signature kept. Else
 //           a new phase id (next_id, 16-bit, +1 modulo 2^16) into the
-//           victim. The used entry becomes the most recent.
+//           victim. The used entry and its age (read in Touch) are
+//           registered and the age pass starts (below).
 //   Write   Counters+1 cycles, allocation only: the signature RAM copied into
 //           the victim's table words (read, then write one cycle later).
 //   Pred    1 cycle: Markov update with the phase.
@@ -60,7 +62,13 @@
 // item_ready_o = no interval end waiting and no hold_i (registered state and
 // the register port only; restart_i must come with hold_i). LRU: a 0..Entries-1 age per valid entry
 // (0 = most recent); using entry m ages every valid entry younger than m
-// (every valid entry if m was invalid) by one and sets m's age to 0.
+// (every valid entry if m was invalid) by one and sets m's age to 0. The
+// ages live in a RAM (Entries x AgeW, u_ages): after Decide the age pass
+// reads entry i in cycle i and writes its new age one cycle later
+// (Entries + 1 cycles, in the background of Write / Pred / Capt / Res and
+// of the next interval; it ends long before the next pass's Touch or
+// Match), and registers the entry whose new age is Entries-1 (oldest_q,
+// the victim when no entry is invalid). It adds no cycle to the pass.
 // restart_i (priority over everything): live bits, interval count,
 // valid bits, next id, previous phase and the predictor are cleared and the
 // FSM returns to Idle (a running pass, a waiting interval end and a pending
@@ -234,7 +242,7 @@ module hwprof_detector_core #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (go) s1_w_q <= item_weight_i;
+    s1_w_q <= item_weight_i;  // every cycle: qualified by s1_v_q (keeps go off its enables)
     if (s1_v_q) begin
       f_idx_q <= s1_idx_q;
       f_bank_q <= s1_bank_q;
@@ -252,7 +260,6 @@ module hwprof_detector_core #(
   logic [DistW-1:0]  best_d_q, thr_q, thr_pend_q;
   logic              best_found_q;
   logic [EntW-1:0]   best_q, victim_q;
-  logic [AgeW-1:0]   age_q [Entries];
   logic [Entries-1:0] valid_q;
   logic [15:0]       next_id_q, prev_q;
   logic              have_prev_q;
@@ -321,14 +328,20 @@ module hwprof_detector_core #(
     .rdata_o(tab_rdata)
   );
 
-  // Search pipeline: p0 = the words read, p1 = |a-b|, p2 = the distance so far.
+  // Search pipeline: p0 = the words read, p1 = a-b (one subtraction behind
+  // the RAM outputs: the block RAM's clock-to-out leaves room for no more),
+  // p2 = the distance so far, += |a-b| = ((a-b) XOR sign) + sign.
   logic              p0_v_q, p1_v_q, p2_v_q, p2_last_q;
   logic [IdxW-1:0]   p0_j_q, p1_j_q;
   logic [EntW-1:0]   p0_e_q, p1_e_q, p2_e_q;
-  logic [SigW-1:0]   p1_diff_q;
+  logic [SigW:0]     p1_diff_q;   // a - b, two's complement
   logic [DistW-1:0]  p2_dist_q;
-  logic [SigW-1:0]   s_absdiff;
-  assign s_absdiff = (sig_rdata > tab_rdata) ? sig_rdata - tab_rdata : tab_rdata - sig_rdata;
+  logic [SigW:0]     s_diff;
+  logic              p1_neg;
+  logic [SigW-1:0]   p1_flip;     // (a-b) XOR sign: |a-b| - sign
+  assign s_diff = {1'b0, sig_rdata} - {1'b0, tab_rdata};
+  assign p1_neg = p1_diff_q[SigW];
+  assign p1_flip = p1_diff_q[SigW-1:0] ^ {SigW{p1_neg}};
   logic              p2_better;
   assign p2_better = p2_v_q && p2_last_q && valid_q[p2_e_q] && (!best_found_q || p2_dist_q < best_d_q);
 
@@ -337,21 +350,16 @@ module hwprof_detector_core #(
     p0_e_q <= EntW'(k_q >> IdxW);
     p1_j_q <= p0_j_q;
     p1_e_q <= p0_e_q;
-    p1_diff_q <= s_absdiff;
+    p1_diff_q <= s_diff;
     p2_e_q <= p1_e_q;
     p2_last_q <= (p1_j_q == IdxW'(Counters - 1));
-    p2_dist_q <= ((p1_j_q == '0) ? '0 : p2_dist_q) + DistW'(p1_diff_q);
+    p2_dist_q <= ((p1_j_q == '0) ? '0 : p2_dist_q) + DistW'(p1_flip) + DistW'(p1_neg);
   end
 
-  // Victim: the lowest invalid entry, else the one with age Entries-1 (the
-  // ages of valid entries are distinct; the highest index wins otherwise).
-  logic [EntW-1:0]    victim, inv_ent, old_ent;
+  // Victim: the lowest invalid entry, else the least recently used one
+  // (age Entries-1), which the last age pass registered in oldest_q.
+  logic [EntW-1:0]    victim, inv_ent, oldest_q;
   logic               inv_found;
-  logic [Entries-1:0] oldest;
-  logic               unused_old_found;
-  always_comb begin
-    for (int unsigned i = 0; i < Entries; i++) oldest[i] = (age_q[i] == AgeW'(Entries - 1));
-  end
 
   hwprof_lzc #(
     .N        (Entries),
@@ -362,21 +370,46 @@ module hwprof_detector_core #(
     .valid_o(inv_found)
   );
 
-  hwprof_lzc #(
-    .N        (Entries),
-    .HighFirst(1)
-  ) u_lzc_oldest (
-    .in_i   (oldest),
-    .idx_o  (old_ent),
-    .valid_o(unused_old_found)  // an entry is always that old when none is invalid
-  );
-
-  assign victim = inv_found ? inv_ent : old_ent;
+  assign victim = inv_found ? inv_ent : oldest_q;
 
   logic            match_q;
   logic [EntW-1:0] touch_ent, touch_ent_q;
   logic [AgeW-1:0] touch_age_q;  // Entries for an invalid entry: older than all
   assign touch_ent = match_q ? best_q : victim_q;
+
+  // LRU ages (Entries x AgeW) in a RAM, updated by the age pass: Decide
+  // registers the used entry and its age (read in Touch); the pass then
+  // reads entry i in cycle i and writes its new age one cycle later
+  // (Entries + 1 cycles in the background: it ends long before the next
+  // pass's Touch or Match, see the assertions). Ages of invalid entries are
+  // don't-care (a fill gives age 0; victim and touch age use valid_q).
+  localparam int unsigned AgeD = (Entries > 1) ? Entries : 2;
+  localparam int unsigned AgeAW = $clog2(AgeD);
+  logic              ag_act_q, ag_wv_q;  // pass running; a read is on age_rdata
+  logic [EntW:0]     ag_k_q;             // next entry to read (Entries: none)
+  logic [EntW-1:0]   ag_wi_q;            // entry on age_rdata
+  logic [AgeW-1:0]   age_rdata, age_new;
+  logic              ag_rd;
+  assign ag_rd = ag_act_q && (ag_k_q < (EntW + 1)'(Entries));
+  always_comb begin
+    age_new = age_rdata;
+    if (ag_wi_q == touch_ent_q) age_new = '0;
+    else if (valid_q[ag_wi_q] && age_rdata < touch_age_q) age_new = age_rdata + AgeW'(1);
+  end
+
+  hwprof_ram_2p #(
+    .Depth(AgeD),
+    .Width(AgeW),
+    .GranW(AgeW)
+  ) u_ages (
+    .clk_i,
+    .wmask_i(ag_wv_q),
+    .waddr_i(AgeAW'(ag_wi_q)),
+    .wdata_i(age_new),
+    .re_i   (1'b1),
+    .raddr_i(AgeAW'((state_q == StTouch) ? touch_ent : ag_k_q[EntW-1:0])),
+    .rdata_o(age_rdata)
+  );
 
   // Phase ids of the entries (qualified by valid_q): read at best in Touch,
   // written at the victim in Decide.
@@ -473,24 +506,20 @@ module hwprof_detector_core #(
       p0_v_q <= 1'b0;
       p1_v_q <= 1'b0;
       p2_v_q <= 1'b0;
-      for (int unsigned i = 0; i < Entries; i++) age_q[i] <= '0;
+      ag_act_q <= 1'b0;
+      ag_wv_q <= 1'b0;
+      ag_k_q <= '0;
+      ag_wi_q <= '0;
+      oldest_q <= '0;
       valid_q <= '0;
       cnt_q <= '0;
       bit_q <= '0;
       k_q <= '0;
-      tot_q <= '0;
-      tot_nz_q <= 1'b0;
-      rem_q <= '0;
-      quo_q <= '0;
-      best_d_q <= '0;
-      thr_q <= '0;
-      thr_pend_q <= '0;
       best_found_q <= 1'b0;
       best_q <= '0;
       victim_q <= '0;
       match_q <= 1'b0;
       touch_ent_q <= '0;
-      touch_age_q <= '0;
       next_id_q <= '0;
       prev_q <= '0;
       have_prev_q <= 1'b0;
@@ -505,16 +534,15 @@ module hwprof_detector_core #(
       state_q <= state_d;
       // Accumulator pipeline. A cycle with restart_i takes no item (hold).
       s1_v_q <= go && item_feat_i;
-      if (go) begin
-        s1_idx_q <= idx;
-        s1_bank_q <= bank_q;
-        s1_live_q <= live_q[bank_q][idx];
-        s1_fwd_q <= s1_v_q && s1_bank_q == bank_q && s1_idx_q == idx;
-        if (item_feat_i) live_q[bank_q][idx] <= 1'b1;
-      end
+      // Stage 1 loads every cycle (used only with s1_v_q, which is go and
+      // a feature), so go reaches only the live bit and s1_v_q here.
+      s1_idx_q <= idx;
+      s1_bank_q <= bank_q;
+      s1_live_q <= live_q[bank_q][idx];
+      s1_fwd_q <= s1_v_q && s1_bank_q == bank_q && s1_idx_q == idx;
+      if (go && item_feat_i) live_q[bank_q][idx] <= 1'b1;
       if (go && int_end && !pass_free) begin
         end_pend_q <= 1'b1;
-        thr_pend_q <= threshold_i;
       end
       old_live_q <= live_q[!bank_q][pass_raddr];
       p0_v_q <= (state_q == StSearch) && (k_q < KW'(Words));
@@ -524,11 +552,18 @@ module hwprof_detector_core #(
       // Search, so it is empty when it becomes the live bank at the next
       // start (keeps the wide clear off the start logic).
       if (state_q == StSearch) live_q[!bank_q] <= '0;
+      // Age pass (see u_ages): read entry ag_k_q, write it one cycle later.
+      ag_wv_q <= ag_rd;
+      ag_wi_q <= ag_k_q[EntW-1:0];
+      if (ag_act_q) begin
+        ag_k_q <= ag_k_q + (EntW + 1)'(1);
+        if (!ag_rd) ag_act_q <= 1'b0;
+      end
+      if (ag_wv_q && age_new == AgeW'(Entries - 1)) oldest_q <= ag_wi_q;
       if (start) begin
         // Banks swap: the new live bank is already empty.
         bank_q <= !bank_q;
         end_pend_q <= 1'b0;
-        thr_q <= end_pend_q ? thr_pend_q : threshold_i;
         cnt_q <= '0;
       end
       if (restart_i) begin
@@ -539,6 +574,8 @@ module hwprof_detector_core #(
         p1_v_q <= 1'b0;
         p2_v_q <= 1'b0;
         valid_q <= '0;
+        ag_act_q <= 1'b0;
+        ag_wv_q <= 1'b0;
         next_id_q <= '0;
         have_prev_q <= 1'b0;
       end else begin
@@ -546,21 +583,12 @@ module hwprof_detector_core #(
           StWait: begin
             cnt_q <= cnt_q + IdxW'(1);
             if (cnt_q == IdxW'(1)) cnt_q <= '0;
-            tot_q <= '0;
           end
           StSum: begin
-            tot_q <= tot_q + TotW'(old_acc);
             cnt_q <= cnt_q + IdxW'(1);  // wraps to 0 at the end
             bit_q <= '0;
           end
           StDiv: begin
-            if (bit_q == '0) begin
-              rem_q <= TotW'(old_acc);
-              if (cnt_q == '0) tot_nz_q <= tot_q != '0;
-            end else begin
-              rem_q <= div_bit ? TotW'(div_diff) : TotW'(div_t);
-              quo_q <= {quo_q[SigW-3:0], div_bit};
-            end
             if (bit_q == BitW'(SigW)) begin
               bit_q <= '0;
               cnt_q <= cnt_q + IdxW'(1);
@@ -575,7 +603,6 @@ module hwprof_detector_core #(
             if (p2_better) begin
               best_found_q <= 1'b1;
               best_q <= p2_e_q;
-              best_d_q <= p2_dist_q;
             end
           end
           StMatch: begin
@@ -584,7 +611,6 @@ module hwprof_detector_core #(
           end
           StTouch: begin
             touch_ent_q <= touch_ent;
-            touch_age_q <= valid_q[touch_ent] ? age_q[touch_ent] : AgeW'(Entries);
           end
           StDecide: begin
             res_phase_q <= ph;
@@ -595,9 +621,9 @@ module hwprof_detector_core #(
             prev_q <= ph;
             if (!match_q) next_id_q <= next_id_q + 16'd1;
             k_q <= '0;
-            for (int unsigned i = 0; i < Entries; i++)
-              if (EntW'(i) != touch_ent_q && valid_q[i] && age_q[i] < touch_age_q) age_q[i] <= age_q[i] + AgeW'(1);
-            age_q[touch_ent_q] <= '0;
+            // The age pass starts (touch_age_q: the datapath block below).
+            ag_act_q <= 1'b1;
+            ag_k_q <= '0;
             valid_q[touch_ent_q] <= 1'b1;
           end
           StWrite: k_q <= k_q + KW'(1);
@@ -610,6 +636,30 @@ module hwprof_detector_core #(
         endcase
       end
     end
+  end
+
+  // Datapath registers of the pass (no reset: each is loaded before it is
+  // used; a restart returns the FSM to Idle, so an update then is harmless).
+  always_ff @(posedge clk_i) begin
+    if (go && int_end && !pass_free) thr_pend_q <= threshold_i;
+    if (start) thr_q <= end_pend_q ? thr_pend_q : threshold_i;
+    unique case (state_q)
+      StWait: tot_q <= '0;
+      StSum: tot_q <= tot_q + TotW'(old_acc);
+      StDiv: begin
+        if (bit_q == '0) begin
+          rem_q <= TotW'(old_acc);
+          if (cnt_q == '0) tot_nz_q <= tot_q != '0;
+        end else begin
+          rem_q <= div_bit ? TotW'(div_diff) : TotW'(div_t);
+          quo_q <= {quo_q[SigW-3:0], div_bit};
+        end
+      end
+      StSearch: if (p2_better) best_d_q <= p2_dist_q;
+      // The used entry's age: the word read in Touch (the age pass starts).
+      StDecide: touch_age_q <= valid_q[touch_ent_q] ? age_rdata : AgeW'(Entries);
+      default: ;
+    endcase
   end
 
   assign res_valid_o = (state_q == StRes);
@@ -634,6 +684,9 @@ module hwprof_detector_core #(
   `HWPROF_ASSERT(result_held, res_valid_o && !res_ready_i && !restart_i |=> res_valid_o && $stable(res_phase_o))
   `HWPROF_ASSERT(end_pending_only_when_pass_taken, end_pend_q && state_q == StIdle |-> start)
   `HWPROF_ASSERT(pending_pass_starts_from_idle, end_pend_q && state_q == StIdle && !restart_i |=> state_q == StWait && !end_pend_q)
+  // The age pass (Entries + 1 cycles after Decide) ends before the next
+  // pass can reach Touch (its RAM read) or Match (oldest_q).
+  `HWPROF_ASSERT(age_pass_done_before_touch, ag_act_q || ag_wv_q |-> state_q != StTouch && state_q != StMatch)
   `HWPROF_ASSERT(forward_same_bank, s1_fwd_q && s1_v_q |-> f_bank_q == s1_bank_q && f_idx_q == s1_idx_q)
 
 endmodule

@@ -557,6 +557,69 @@ TEST(DetectorDirected, ResetAndRestartWhileAnIntervalEndWaits) {
   }
 }
 
+// The LRU age pass (docs/phase_detector.md, "LRU update"): it runs for
+// Entries + 1 cycles after Decide, in the background. rst_ni or CTRL.restart
+// at every cycle from just before Decide to just after the pass ends (every
+// cycle at the small size; its first, middle and last cycles at the default
+// size) drops it; the run
+// that follows (threshold 1: many more phases than entries, so LRU victims
+// decide the ids) equals the functional model, in lock-step.
+TEST(DetectorDirected, RestartAndResetDuringTheAgePass) {
+  for (bool small : {true, false}) {
+    const auto& cfg = detector_config(DetectorMode::Bbv, small);
+    const DetectorParams& p = cfg.params;
+    // Decide: this many cycles after the first cycle STATUS.busy shows.
+    const unsigned decide = 2 + p.counters + p.counters * (p.sig_w + 1) + p.entries * p.counters + 5;
+    std::vector<unsigned> offsets;
+    for (unsigned d = decide - 1; d <= decide + p.entries + 3; ++d)
+      if (small || d <= decide + 2 || d >= decide + p.entries + 1 || d == decide + p.entries / 2) offsets.push_back(d);
+    const uint32_t interval = small ? 25 : 600;
+    const auto recs = random_records(env().seed + 31, small ? 3000 : 1500);
+    const auto ref = reference(cfg, recs, interval, 1);
+    for (bool use_ctrl : {false, true}) {
+      for (unsigned d : offsets) {
+        SCOPED_TRACE(std::string(small ? "small " : "default ") + (use_ctrl ? "CTRL.restart" : "rst_ni") +
+                     " at busy + " + std::to_string(d));
+        auto ls = make_detector_lockstep(cfg, env(), current_test_name(), env().seed);
+        const auto first = random_records(env().seed + 32, 4000);
+        model::PhaseDetector::In in;
+        in.csr_we = true;
+        in.csr_addr = unsigned(DetCsr::Interval);
+        in.csr_wdata = interval;
+        ls.step(in);
+        size_t i = 0;
+        unsigned since_busy = 0;
+        bool seen_busy = false;
+        while (!seen_busy || since_busy < d) {
+          in = {};
+          in.rec_valid = i < first.size();
+          if (i < first.size()) in.rec_data = first[i];
+          in.res_ready = true;
+          in.csr_addr = unsigned(DetCsr::Status);
+          const auto o = ls.step(in);
+          if (in.rec_valid && o.rec_ready) ++i;
+          if (o.csr_rdata & model::kDetStatusBusy) seen_busy = true;
+          if (seen_busy) ++since_busy;
+        }
+        if (use_ctrl) {
+          in = {};
+          in.csr_we = true;
+          in.csr_addr = unsigned(DetCsr::Ctrl);
+          in.csr_wdata = model::kDetCtrlRestart;
+          ls.step(in);
+        } else {
+          ls.reset();
+        }
+        const auto m = manual_feed(ls, recs, interval, 1, [](uint64_t) { return true; });
+        expect_same(m.results, ref);
+      }
+    }
+    size_t allocated = 0;
+    for (const auto& r : ref) allocated += !r.matched;
+    EXPECT_GT(allocated, size_t{p.entries});
+  }
+}
+
 // ---------------------------------------------------------------- random
 
 class DetectorRandom : public ::testing::TestWithParam<DetectorConfig> {};
