@@ -26,16 +26,12 @@
 //     edge) address the way RAMs' read ports; the key, the metric, the
 //     policy and the forwarding compares (below) enter S1.
 //   * S1: the RAM outputs (slow on block RAM) go through one level of logic:
-//     the key compare in 2-bit groups, the valid bit with the collision
-//     flag; the accumulators are registered as read, and the group of 4
-//     fresh bits holding the row (the row's bit is picked in S2).
+//     the key compare in 2-bit groups, the valid bit with its row's fresh
+//     bit; the accumulators are registered as read.
 //   * S2: the writes the RAM read missed, except the one decided in the same
 //     cycle, are merged in (accumulator, key match, valid); then the
 //     pairwise order of the candidates' accumulators and, per way, acc + m
-//     (saturated), acc - m, acc > m. The newest of those writes (w1) is
-//     never merged before a compare or an adder: whatever involves its
-//     accumulator is computed from both its registers (w1_accj_q,
-//     w1_accx_q) and picked by w1_tj_q after.
+//     (saturated), acc - m, acc > m.
 //   * S3: the write decided in the last cycle (w1) is merged into its way j,
 //     the hit / fill / victim decision is made with the only compares left
 //     (w1's accumulator against each other way's), and the result goes to
@@ -708,16 +704,11 @@ module hwprof_hpt #(
   assign free_any  = |free3;
   assign miss_full = !hit_any && !free_any;
 
-  // w1's accumulator + m, - m and > m, for both its registers (from the
-  // flip-flops), picked by w1_tj_q after.
-  logic [AccW:0]   w_sum_j, w_sum_x2;
-  assign w_sum_j  = {1'b0, w1_accj_q} + {1'b0, s3_m};
-  assign w_sum_x2 = {1'b0, w1_accx_q} + {1'b0, s3_m};
-  assign w_sum_x  = w1_tj_q ? w_sum_j : w_sum_x2;
-  assign w_sat    = w_sum_x[AccW];
-  assign w_sum    = w_sum_x[AccW] ? '1 : w_sum_x[AccW-1:0];
-  assign w_diff   = w1_tj_q ? (w1_accj_q - s3_m) : (w1_accx_q - s3_m);
-  assign w_gt     = w1_tj_q ? (w1_accj_q > s3_m) : (w1_accx_q > s3_m);
+  assign w_sum_x = {1'b0, w1_acc} + {1'b0, s3_m};
+  assign w_sat   = w_sum_x[AccW];
+  assign w_sum   = w_sum_x[AccW] ? '1 : w_sum_x[AccW-1:0];
+  assign w_diff  = w1_acc - s3_m;
+  assign w_gt    = w1_acc > s3_m;
 
   for (genvar w = 0; w < Ways; w++) begin : gen_s3
     // w1's entry (way j) before way w: acc <= s3_a2_q[w] when j < w (a tie
