@@ -194,7 +194,7 @@ module hwprof_hpt #(
     StIdle  = 3'd0,
     StDrain = 3'd1,  // the descriptors in flight commit, their writes land
     StRead  = 3'd2,  // the way RAMs read set dump_set_q
-    StLoad  = 3'd3,  // its valid and fresh bits are registered (S2)
+    StLoad  = 3'd3,  // its valid bits are registered (dump_vld_q)
     StEmit  = 3'd4   // present way dump_way_q of set dump_set_q
   } state_e;
 
@@ -212,6 +212,7 @@ module hwprof_hpt #(
   logic [SetW-1:0]    dump_set_q, dump_set_d;
   logic [WayW-1:0]    dump_way_q, dump_way_d;
   logic [1:0]         drain_q, drain_d;
+  logic [Ways-1:0]    dump_vld_q;  // the valid bits of set dump_set_q (Emit)
   // fresh_q[a]: RAM row a (address a of every way) was written since the
   // last clear or reset, so the valid bits the RAMs hold at a are true;
   // a stale row has no valid entry. The first write to a stale row writes
@@ -483,63 +484,32 @@ module hwprof_hpt #(
   // ---------------------------------------------------------------------
   // S1: the RAM outputs (slow on block RAM) go through one level of logic
   // only: the key compare in 2-bit groups, and the valid bit with the
-  // collision flag. The row's fresh bit is looked up in two steps, one per
-  // stage (a Sets:1 multiplexer in one cycle was the critical path): S1
-  // registers the group of FreshG bits holding the row (fresh_q as it was
-  // at the read edge), S2 picks the row's bit from it (sv2). A read that
-  // collided with w1's write of a stale row (s1_c4_q: every way's valid bit
-  // was being written) sees no valid entry; the written way comes back
-  // through m4.
+  // row's fresh bit (read here at the S1 index). A read that collided with
+  // w1's write of a stale row (s1_c4_q: every way's valid bit was being
+  // written) sees no valid entry; the written way comes back through m4.
 
-  localparam int unsigned FreshG = (Sets >= 4) ? 4 : Sets;  // bits per group
-  localparam int unsigned FreshGBits = $clog2(FreshG);
-
-  logic [Ways-1:0]             rv;  // RAM valid bit, no collision
-  logic [Ways-1:0][FreshG-1:0] fg;  // the fresh group of s1_idx_q
-  logic [Ways-1:0][PkW-1:0]    pk;
-  logic [2*PkW-1:0]            s1_key_pad;
+  logic [Ways-1:0]          vrd;  // valid at s1_idx_q (the walk: its set)
+  logic [Ways-1:0][PkW-1:0] pk;
+  logic [2*PkW-1:0]         s1_key_pad;
   assign s1_key_pad = (2 * PkW)'(s1_key_q);
 
   for (genvar w = 0; w < Ways; w++) begin : gen_s1
     logic [2*PkW-1:0] rk;
-    assign rv[w] = ram_rdata[w].valid && !s1_c4_q[w];
-    if (SetBits > FreshGBits) begin : gen_fg
-      logic [Sets/FreshG-1:0][FreshG-1:0] fresh_grp;
-      assign fresh_grp = fresh_q;
-      assign fg[w]     = fresh_grp[s1_idx_q[w][SetW-1:FreshGBits]];
-    end else begin : gen_fg_all
-      assign fg[w] = fresh_q;
-    end
+    assign vrd[w] = fresh_q[s1_idx_q[w]] && ram_rdata[w].valid && !s1_c4_q[w];
     assign rk     = (2 * PkW)'(ram_rdata[w].key);
     for (genvar g = 0; g < PkW; g++) begin : gen_pk
       assign pk[w][g] = (rk[2*g +: 2] == s1_key_pad[2*g +: 2]);
     end
   end
 
-  logic [Ways-1:0][PkW-1:0]    s2_pk_q;
-  logic [Ways-1:0][AccW-1:0]   s2_acc_q;
-  logic [Ways-1:0]             s2_rv_q;
-  logic [Ways-1:0][FreshG-1:0] s2_fg_q;
+  logic [Ways-1:0][PkW-1:0]  s2_pk_q;
+  logic [Ways-1:0][AccW-1:0] s2_acc_q;
+  logic [Ways-1:0]           s2_sv_q;
   always_ff @(posedge clk_i) begin
     for (int unsigned w = 0; w < Ways; w++) begin
       s2_pk_q[w]  <= pk[w];
       s2_acc_q[w] <= ram_rdata[w].acc;
-      s2_rv_q[w]  <= rv[w];
-      s2_fg_q[w]  <= fg[w];
-    end
-  end
-
-  // sv2[w]: the entry read is valid (its row fresh at the read edge, its
-  // valid bit set, no collision). During a dump walk's Emit it is the valid
-  // bit of way w of set dump_set_q (the RAMs read that set every cycle).
-  logic [Ways-1:0] sv2;
-  for (genvar w = 0; w < Ways; w++) begin : gen_sv2
-    if (FreshGBits > 0) begin : gen_pick
-      logic [FreshGBits-1:0] lo;
-      assign lo     = s2_idx_q[w][FreshGBits-1:0];
-      assign sv2[w] = s2_rv_q[w] && s2_fg_q[w][lo];
-    end else begin : gen_one
-      assign sv2[w] = s2_rv_q[w] && s2_fg_q[w][0];
+      s2_sv_q[w]  <= vrd[w];
     end
   end
 
@@ -551,93 +521,38 @@ module hwprof_hpt #(
   // acc > m.
 
   logic [Ways-1:0]           hv, hk;
-  logic [Ways-1:0][AccW-1:0] b2, a2;
+  logic [Ways-1:0][AccW-1:0] a2;
   logic [Ways-1:0][AccW-1:0] p_sum, p_diff;
   logic [Ways-1:0]           p_sat, p_gt;
   logic [Ways-1:0][Ways-1:0] beat;  // beat[i][k]: i before k in the minimum order
   logic [AccW-1:0]           s2_m;
   logic [Ways-1:0]           s2_m2;  // w1 holds L(t+1) now
-  logic [Ways-1:0]           j2_lt;  // j2_lt[k]: the way of s2_m2 is below k
-  logic [Ways-1:0]           wfj, wfx, wf;
   assign s2_m  = AccW'(s2_metric_q);
   assign s2_m2 = w1_en_q ? (s2_e2_q & w1_oh_q) : '0;
-  always_comb begin
-    for (int unsigned w = 0; w < Ways; w++) begin
-      j2_lt[w] = 1'b0;
-      for (int unsigned k = 0; k < w; k++) j2_lt[w] = j2_lt[w] | s2_m2[k];
-    end
-  end
-
-  // w1's accumulator is a choice of two registers (w1_accj_q, w1_accx_q by
-  // w1_tj_q). Nothing in S2 computes through that choice: every value that
-  // depends on it (its order against each other way, its sum, difference
-  // and compare with m) is computed from both registers, and the choice
-  // picks the result. b2 is the candidate with the older writes (w2, w3)
-  // merged, one level of logic from the registers.
-  logic [AccW:0]   sj_x, sx_x;
-  logic [AccW-1:0] sj, sx, dj, dx;
-  logic            satj, satx, gj, gx;
-  assign sj_x = {1'b0, w1_accj_q} + {1'b0, s2_m};
-  assign sx_x = {1'b0, w1_accx_q} + {1'b0, s2_m};
-  assign satj = sj_x[AccW];
-  assign satx = sx_x[AccW];
-  assign sj   = sj_x[AccW] ? '1 : sj_x[AccW-1:0];
-  assign sx   = sx_x[AccW] ? '1 : sx_x[AccW-1:0];
-  assign dj   = w1_accj_q - s2_m;
-  assign dx   = w1_accx_q - s2_m;
-  assign gj   = w1_accj_q > s2_m;
-  assign gx   = w1_accx_q > s2_m;
 
   for (genvar w = 0; w < Ways; w++) begin : gen_s2
     logic keq_ram;
     logic [AccW:0] sum;
-    logic [AccW-1:0] bsum, bdiff;
-    logic bsat, bgt;
     assign keq_ram = &s2_pk_q[w];
-    assign b2[w]   = s2_m3_q[w] ? w2_acc_q : s2_m4_q[w] ? w3_acc_q : s2_acc_q[w];
-    assign a2[w]   = s2_m2[w] ? w1_acc : b2[w];
+    assign a2[w]   = s2_m2[w] ? w1_acc : s2_m3_q[w] ? w2_acc_q : s2_m4_q[w] ? w3_acc_q : s2_acc_q[w];
     assign hk[w]   = (s2_m2[w] && w1_k_q) ? s2_sk2_q :
                      (s2_m3_q[w] && w2_k_q) ? s2_sk3_q :
                      (s2_m4_q[w] && w3_k_q) ? s2_sk4_q : keq_ram;
-    assign hv[w]   = (sv2[w] && !s2_clr_q) || s2_m2[w] || s2_m3_q[w] || s2_m4_q[w];
-    assign sum     = {1'b0, b2[w]} + {1'b0, s2_m};
-    assign bsat    = sum[AccW];
-    assign bsum    = sum[AccW] ? '1 : sum[AccW-1:0];
-    assign bdiff   = b2[w] - s2_m;
-    assign bgt     = b2[w] > s2_m;
-    assign p_sat[w]  = s2_m2[w] ? (w1_tj_q ? satj : satx) : bsat;
-    assign p_sum[w]  = s2_m2[w] ? (w1_tj_q ? sj : sx) : bsum;
-    assign p_diff[w] = s2_m2[w] ? (w1_tj_q ? dj : dx) : bdiff;
-    assign p_gt[w]   = s2_m2[w] ? (w1_tj_q ? gj : gx) : bgt;
-    // w1's entry (way j2 = the way of s2_m2) before way w: acc <= b2[w]
-    // when j2 < w (a tie goes to the lower way), else acc < b2[w]; both
-    // compares for both registers, straight from the registers and b2, and
-    // the tie-break (late: from w1_oh_q) and w1_tj_q pick after them.
-    logic ltj, lej, ltx, lex;
-    assign ltj    = w1_accj_q < b2[w];
-    assign lej    = w1_accj_q <= b2[w];
-    assign ltx    = w1_accx_q < b2[w];
-    assign lex    = w1_accx_q <= b2[w];
-    assign wfj[w] = j2_lt[w] ? lej : ltj;
-    assign wfx[w] = j2_lt[w] ? lex : ltx;
-    assign wf[w]  = w1_tj_q ? wfj[w] : wfx[w];
-  end
-
-  for (genvar w = 0; w < Ways; w++) begin : gen_beat_w
+    assign hv[w]   = (s2_sv_q[w] && !s2_clr_q) || s2_m2[w] || s2_m3_q[w] || s2_m4_q[w];
+    assign sum       = {1'b0, a2[w]} + {1'b0, s2_m};
+    assign p_sat[w]  = sum[AccW];
+    assign p_sum[w]  = sum[AccW] ? '1 : sum[AccW-1:0];
+    assign p_diff[w] = a2[w] - s2_m;
+    assign p_gt[w]   = a2[w] > s2_m;
     for (genvar k = 0; k < Ways; k++) begin : gen_beat
-      // Ties to the lower way; one comparator per pair of b2 (the two
-      // expressions of a pair are the same cell after opt_merge). A way
-      // that w1 writes (s2_m2) takes its order from wf.
+      // Ties to the lower way; one comparator per pair (the two
+      // expressions of a pair are the same cell after opt_merge).
       if (k == w) begin : gen_self
         assign beat[w][k] = 1'b1;
-      end else begin : gen_pair
-        logic bb;
-        if (w < k) begin : gen_lo
-          assign bb = (b2[w] <= b2[k]);
-        end else begin : gen_hi
-          assign bb = !(b2[k] <= b2[w]);
-        end
-        assign beat[w][k] = s2_m2[w] ? wf[k] : s2_m2[k] ? !wf[w] : bb;
+      end else if (w < k) begin : gen_lo
+        assign beat[w][k] = (a2[w] <= a2[k]);
+      end else begin : gen_hi
+        assign beat[w][k] = !(a2[k] <= a2[w]);
       end
     end
   end
@@ -670,7 +585,7 @@ module hwprof_hpt #(
   logic            j_any;
   logic [Ways-1:0] j_lt;     // j_lt[w]: j < w (w1 wins a tie with way w)
   logic [Ways-1:0] val3, keq3, hit3, free3;
-  logic [Ways-1:0] hit_oh, free_oh, win_ex, sel_j, vic_t, w_bj, w_bx;
+  logic [Ways-1:0] hit_oh, free_oh, win_ex, sel_le, sel_lt, vic_t, w_lt, w_le;
   logic            hit_any, free_any, miss_full, take_j, hit_j;
   logic [AccW:0]   w_sum_x;
   logic [AccW-1:0] w_sum, w_diff;
@@ -711,17 +626,10 @@ module hwprof_hpt #(
   assign w_gt    = w1_acc > s3_m;
 
   for (genvar w = 0; w < Ways; w++) begin : gen_s3
-    // w1's entry (way j) before way w: acc <= s3_a2_q[w] when j < w (a tie
-    // goes to the lower way), else acc < s3_a2_q[w]. All four compares
-    // (both accumulator registers, < and <=) straight from the
-    // flip-flops; the tie-break and w1_tj_q pick after them.
-    logic ltj, lej, ltx, lex;
-    assign ltj     = w1_accj_q < s3_a2_q[w];
-    assign lej     = w1_accj_q <= s3_a2_q[w];
-    assign ltx     = w1_accx_q < s3_a2_q[w];
-    assign lex     = w1_accx_q <= s3_a2_q[w];
-    assign w_bj[w] = j_lt[w] ? lej : ltj;
-    assign w_bx[w] = j_lt[w] ? lex : ltx;
+    // w1's entry (way j) before way w: both compares straight from the
+    // registers, the tie-break (j < w) picks one after them.
+    assign w_lt[w] = (w1_acc < s3_a2_q[w]);
+    assign w_le[w] = (w1_acc <= s3_a2_q[w]);
     // Way w is the minimum of the ways other than j.
     always_comb begin
       win_ex[w] = !m1[w];
@@ -731,8 +639,9 @@ module hwprof_hpt #(
     end
     // A miss in a full set, w the minimum of the ways other than j, and j
     // before w: j is the victim. The selects are ready before the compares.
-    assign sel_j[w] = miss_full && j_any && win_ex[w];
-    assign vic_t[w]  = sel_j[w] && (w1_tj_q ? w_bj[w] : w_bx[w]);
+    assign sel_le[w] = miss_full && j_any && win_ex[w] && j_lt[w];
+    assign sel_lt[w] = miss_full && j_any && win_ex[w] && !j_lt[w];
+    assign vic_t[w]  = (sel_le[w] && w_le[w]) || (sel_lt[w] && w_lt[w]);
   end
   // take_j: a miss in a full set whose victim is way j (with one way, j is
   // the only candidate). Two levels of logic after the compares.
@@ -905,7 +814,9 @@ module hwprof_hpt #(
       dump_set_q <= '0;
       dump_way_q <= '0;
       drain_q    <= '0;
+      dump_vld_q <= '0;
     end else begin
+      if (state_q == StLoad) dump_vld_q <= vrd;
       state_q    <= state_d;
       dump_set_q <= dump_set_d;
       dump_way_q <= dump_way_d;
@@ -914,14 +825,13 @@ module hwprof_hpt #(
   end
 
   // In Load and Emit every way RAM holds set dump_set_q's word and
-  // s1_idx_q[w] = dump_set_q; Load registers its valid and fresh bits into
-  // S2, so in Emit sv2 is the set's valid row and the walk's handshake does
-  // not start at the RAM outputs.
+  // s1_idx_q[w] = dump_set_q, so vrd is the set's valid row; Load registers
+  // it, so the walk's handshake does not start at the RAM outputs.
   key_t            dump_key;
   logic [AccW-1:0] dump_acc;
   assign dump_key      = ram_rdata[dump_way_q].key;
   assign dump_acc      = ram_rdata[dump_way_q].acc;
-  assign dump_valid_o  = (state_q == StEmit) && sv2[dump_way_q];
+  assign dump_valid_o  = (state_q == StEmit) && dump_vld_q[dump_way_q];
   assign dump_set_o    = dump_set_q;
   assign dump_way_o    = dump_way_q;
   assign dump_start_o  = dump_key.start;
