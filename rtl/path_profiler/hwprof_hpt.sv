@@ -26,8 +26,10 @@
 //     edge) address the way RAMs' read ports; the key, the metric, the
 //     policy and the forwarding compares (below) enter S1.
 //   * S1: the RAM outputs (slow on block RAM) go through one level of logic:
-//     the key compare in 2-bit groups, the valid bit with its row's fresh
-//     bit; the accumulators are registered as read.
+//     the key compare in 2-bit groups, the valid bit with the collision
+//     flag; the accumulators are registered as read, and the group of 4
+//     fresh bits holding the row (S2 picks the row's bit: a Sets:1
+//     multiplexer in one cycle was a critical path).
 //   * S2: the writes the RAM read missed, except the one decided in the same
 //     cycle, are merged in (accumulator, key match, valid); then the
 //     pairwise order of the candidates' accumulators and, per way, acc + m
@@ -194,7 +196,7 @@ module hwprof_hpt #(
     StIdle  = 3'd0,
     StDrain = 3'd1,  // the descriptors in flight commit, their writes land
     StRead  = 3'd2,  // the way RAMs read set dump_set_q
-    StLoad  = 3'd3,  // its valid bits are registered (dump_vld_q)
+    StLoad  = 3'd3,  // its valid and fresh bits are registered (S2)
     StEmit  = 3'd4   // present way dump_way_q of set dump_set_q
   } state_e;
 
@@ -212,7 +214,6 @@ module hwprof_hpt #(
   logic [SetW-1:0]    dump_set_q, dump_set_d;
   logic [WayW-1:0]    dump_way_q, dump_way_d;
   logic [1:0]         drain_q, drain_d;
-  logic [Ways-1:0]    dump_vld_q;  // the valid bits of set dump_set_q (Emit)
   // fresh_q[a]: RAM row a (address a of every way) was written since the
   // last clear or reset, so the valid bits the RAMs hold at a are true;
   // a stale row has no valid entry. The first write to a stale row writes
@@ -484,32 +485,63 @@ module hwprof_hpt #(
   // ---------------------------------------------------------------------
   // S1: the RAM outputs (slow on block RAM) go through one level of logic
   // only: the key compare in 2-bit groups, and the valid bit with the
-  // row's fresh bit (read here at the S1 index). A read that collided with
-  // w1's write of a stale row (s1_c4_q: every way's valid bit was being
-  // written) sees no valid entry; the written way comes back through m4.
+  // collision flag. The row's fresh bit is looked up in two steps, one per
+  // stage (a Sets:1 multiplexer in one cycle was the critical path): S1
+  // registers the group of FreshG bits holding the row (fresh_q as it was
+  // at the read edge), S2 picks the row's bit from it (sv2). A read that
+  // collided with w1's write of a stale row (s1_c4_q: every way's valid bit
+  // was being written) sees no valid entry; the written way comes back
+  // through m4.
 
-  logic [Ways-1:0]          vrd;  // valid at s1_idx_q (the walk: its set)
-  logic [Ways-1:0][PkW-1:0] pk;
-  logic [2*PkW-1:0]         s1_key_pad;
+  localparam int unsigned FreshG = (Sets >= 4) ? 4 : Sets;  // bits per group
+  localparam int unsigned FreshGBits = $clog2(FreshG);
+
+  logic [Ways-1:0]             rv;  // RAM valid bit, no collision
+  logic [Ways-1:0][FreshG-1:0] fg;  // the fresh group of s1_idx_q
+  logic [Ways-1:0][PkW-1:0]    pk;
+  logic [2*PkW-1:0]            s1_key_pad;
   assign s1_key_pad = (2 * PkW)'(s1_key_q);
 
   for (genvar w = 0; w < Ways; w++) begin : gen_s1
     logic [2*PkW-1:0] rk;
-    assign vrd[w] = fresh_q[s1_idx_q[w]] && ram_rdata[w].valid && !s1_c4_q[w];
+    assign rv[w] = ram_rdata[w].valid && !s1_c4_q[w];
+    if (SetBits > FreshGBits) begin : gen_fg
+      logic [Sets/FreshG-1:0][FreshG-1:0] fresh_grp;
+      assign fresh_grp = fresh_q;
+      assign fg[w]     = fresh_grp[s1_idx_q[w][SetW-1:FreshGBits]];
+    end else begin : gen_fg_all
+      assign fg[w] = fresh_q;
+    end
     assign rk     = (2 * PkW)'(ram_rdata[w].key);
     for (genvar g = 0; g < PkW; g++) begin : gen_pk
       assign pk[w][g] = (rk[2*g +: 2] == s1_key_pad[2*g +: 2]);
     end
   end
 
-  logic [Ways-1:0][PkW-1:0]  s2_pk_q;
-  logic [Ways-1:0][AccW-1:0] s2_acc_q;
-  logic [Ways-1:0]           s2_sv_q;
+  logic [Ways-1:0][PkW-1:0]    s2_pk_q;
+  logic [Ways-1:0][AccW-1:0]   s2_acc_q;
+  logic [Ways-1:0]             s2_rv_q;
+  logic [Ways-1:0][FreshG-1:0] s2_fg_q;
   always_ff @(posedge clk_i) begin
     for (int unsigned w = 0; w < Ways; w++) begin
       s2_pk_q[w]  <= pk[w];
       s2_acc_q[w] <= ram_rdata[w].acc;
-      s2_sv_q[w]  <= vrd[w];
+      s2_rv_q[w]  <= rv[w];
+      s2_fg_q[w]  <= fg[w];
+    end
+  end
+
+  // sv2[w]: the entry read is valid (its row fresh at the read edge, its
+  // valid bit set, no collision). During a dump walk's Emit it is the valid
+  // bit of way w of set dump_set_q (the RAMs read that set every cycle).
+  logic [Ways-1:0] sv2;
+  for (genvar w = 0; w < Ways; w++) begin : gen_sv2
+    if (FreshGBits > 0) begin : gen_pick
+      logic [FreshGBits-1:0] lo;
+      assign lo     = s2_idx_q[w][FreshGBits-1:0];
+      assign sv2[w] = s2_rv_q[w] && s2_fg_q[w][lo];
+    end else begin : gen_one
+      assign sv2[w] = s2_rv_q[w] && s2_fg_q[w][0];
     end
   end
 
@@ -538,7 +570,7 @@ module hwprof_hpt #(
     assign hk[w]   = (s2_m2[w] && w1_k_q) ? s2_sk2_q :
                      (s2_m3_q[w] && w2_k_q) ? s2_sk3_q :
                      (s2_m4_q[w] && w3_k_q) ? s2_sk4_q : keq_ram;
-    assign hv[w]   = (s2_sv_q[w] && !s2_clr_q) || s2_m2[w] || s2_m3_q[w] || s2_m4_q[w];
+    assign hv[w]   = (sv2[w] && !s2_clr_q) || s2_m2[w] || s2_m3_q[w] || s2_m4_q[w];
     assign sum       = {1'b0, a2[w]} + {1'b0, s2_m};
     assign p_sat[w]  = sum[AccW];
     assign p_sum[w]  = sum[AccW] ? '1 : sum[AccW-1:0];
@@ -814,9 +846,7 @@ module hwprof_hpt #(
       dump_set_q <= '0;
       dump_way_q <= '0;
       drain_q    <= '0;
-      dump_vld_q <= '0;
     end else begin
-      if (state_q == StLoad) dump_vld_q <= vrd;
       state_q    <= state_d;
       dump_set_q <= dump_set_d;
       dump_way_q <= dump_way_d;
@@ -825,13 +855,14 @@ module hwprof_hpt #(
   end
 
   // In Load and Emit every way RAM holds set dump_set_q's word and
-  // s1_idx_q[w] = dump_set_q, so vrd is the set's valid row; Load registers
-  // it, so the walk's handshake does not start at the RAM outputs.
+  // s1_idx_q[w] = dump_set_q; Load registers its valid and fresh bits into
+  // S2, so in Emit sv2 is the set's valid row and the walk's handshake does
+  // not start at the RAM outputs.
   key_t            dump_key;
   logic [AccW-1:0] dump_acc;
   assign dump_key      = ram_rdata[dump_way_q].key;
   assign dump_acc      = ram_rdata[dump_way_q].acc;
-  assign dump_valid_o  = (state_q == StEmit) && dump_vld_q[dump_way_q];
+  assign dump_valid_o  = (state_q == StEmit) && sv2[dump_way_q];
   assign dump_set_o    = dump_set_q;
   assign dump_way_o    = dump_way_q;
   assign dump_start_o  = dump_key.start;
