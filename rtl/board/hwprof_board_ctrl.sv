@@ -36,8 +36,6 @@
 module hwprof_board_ctrl #(
   /// Units.
   parameter int unsigned NUnits = 1,
-  /// Receive buffer bytes.
-  parameter int unsigned RxBytes = 1024,
   /// Largest dump or result entry in bytes (1..32).
   parameter int unsigned EntMax = 16,
   /// Per unit (byte u): dump entry bytes (0: no dump port).
@@ -85,8 +83,6 @@ module hwprof_board_ctrl #(
   input  wire logic                        buf_empty_i,
   /// Free bytes, committed view.
   input  wire logic [15:0]                 buf_free_i,
-  /// Free bytes, speculative view.
-  input  wire logic [15:0]                 buf_sfree_i,
   // decoder and fan-out
   /// Clear decoder and fan-out (OPEN).
   output logic                             dec_clear_o,
@@ -189,10 +185,11 @@ module hwprof_board_ctrl #(
   logic [7:0]    pidx_q, pidx_d;
 
   // --------------------------------------------------------- answer queue
-  localparam int unsigned QW = 2 + 8 + 24;
+  localparam int unsigned QW = 2 + 8 + 8;
   logic          q_push, q_ready, q_valid, q_pop;
   logic [QW-1:0] q_in, q_out;
   logic [3:0]    unused_q_count;
+
 
   hwprof_fifo_sync #(
     .Width  (QW),
@@ -252,7 +249,7 @@ module hwprof_board_ctrl #(
   localparam logic [2047:0] IdPad = 2048'(IdRom);
 
   // -------------------------------------------------------- event decision
-  logic [QW-1:0] q_ack, q_nak;
+  logic [QW-1:0] q_ack;
   always_comb begin
     st_d         = st_q;
     lk_d         = lk_q;
@@ -289,8 +286,7 @@ module hwprof_board_ctrl #(
     dump_ready_o = '0;
     q_push       = 1'b0;
     q_in         = '0;
-    q_ack        = {QAck, seq_i, status, buf_free_i};
-    q_nak        = {QNak, seq_i, 8'd0, 8'd0, expect_q};
+    q_ack        = {QAck, seq_i, 8'd0};
 
     if (hdr_valid_i) wr_en_d = type_i == TypeRecords && len_i != 8'd0 && 16'(len_i) <= buf_free_i;
     if (end_valid_i || crc_err_i || tmo_i) wr_en_d = 1'b0;
@@ -299,7 +295,7 @@ module hwprof_board_ctrl #(
       if (type_i == TypeOpen) begin
         if (len_i != 8'd2 || pl_i[15:0] == 16'd0) begin
           q_push = 1'b1;
-          q_in   = q_nak | QW'({NakBadLength, 8'd0});
+          q_in   = {QNak, seq_i, NakBadLength};
         end else begin
           session_d   = pl_i[15:0];
           expect_d    = seq_i + 8'd1;
@@ -315,7 +311,7 @@ module hwprof_board_ctrl #(
           buf_clear_o = 1'b1;
           dec_clear_o = 1'b1;
           q_push      = 1'b1;
-          q_in        = {QAck, seq_i, 8'd0, 16'(RxBytes)};
+          q_in        = q_ack;
         end
       end else if (session_q == 16'd0) begin
         if (type_i == TypeInfo && len_i == 8'd0) begin
@@ -324,34 +320,34 @@ module hwprof_board_ctrl #(
           st_d      = Send;
         end else begin
           q_push = 1'b1;
-          q_in   = {QErr, seq_i, 16'd0, ErrNoSession};
+          q_in   = {QErr, seq_i, ErrNoSession};
         end
       end else if (!(seq_ok || is_dup)) begin
         q_push = 1'b1;
-        q_in   = q_nak | QW'({NakOutOfOrder, 8'd0});
+        q_in   = {QNak, seq_i, NakOutOfOrder};
       end else if (!type_ok) begin
         q_push = 1'b1;
-        q_in   = q_nak | QW'({NakBadType, 8'd0});
+        q_in   = {QNak, seq_i, NakBadType};
       end else if (!len_ok) begin
         q_push = 1'b1;
-        q_in   = q_nak | QW'({NakBadLength, 8'd0});
+        q_in   = {QNak, seq_i, NakBadLength};
       end else if (!unit_ok) begin
         q_push = 1'b1;
-        q_in   = q_nak | QW'({NakBadUnit, 8'd0});
+        q_in   = {QNak, seq_i, NakBadUnit};
       end else if (type_i == TypeRecords) begin
         if (is_dup) begin
           q_push = 1'b1;
           q_in   = q_ack;
         end else if (dec_err_i) begin
           q_push = 1'b1;
-          q_in   = {QErr, seq_i, 16'd0, ErrRecordError};
+          q_in   = {QErr, seq_i, ErrRecordError};
         end else if (!wr_en_q) begin
           q_push = 1'b1;
-          q_in   = q_nak | QW'({NakNoRoom, 8'd0});
+          q_in   = {QNak, seq_i, NakNoRoom};
         end else begin
           buf_commit_o = 1'b1;
           q_push       = 1'b1;
-          q_in         = {QAck, seq_i, status, buf_sfree_i};
+          q_in         = q_ack;
         end
       end else begin
         // A stop-and-wait command, new or repeated.
@@ -437,7 +433,7 @@ module hwprof_board_ctrl #(
           endcase
           if (cmd_type_q == TypeFlush && dec_err_i) begin
             q_push = 1'b1;
-            q_in   = {QErr, cmd_seq_q, 16'd0, ErrRecordError};
+            q_in   = {QErr, cmd_seq_q, ErrRecordError};
           end
         end
       end
@@ -599,9 +595,20 @@ module hwprof_board_ctrl #(
       for (int k = 0; k < 16; k++) ans_d[k] = 8'd0;
       ans_d[0] = session_q[7:0];
       ans_d[1] = session_q[15:8];
-      ans_d[2] = q_out[7:0];
-      ans_d[3] = q_out[15:8];
-      ans_d[4] = q_out[23:16];
+      // ACK: free, status; NAK: expect, reason; ERROR: code (the values
+      // at the start of the answer).
+      unique case (q_out[QW-1 -: 2])
+        QAck: begin
+          ans_d[2] = buf_free_i[7:0];
+          ans_d[3] = buf_free_i[15:8];
+          ans_d[4] = status;
+        end
+        QNak: begin
+          ans_d[2] = expect_q;
+          ans_d[3] = q_out[7:0];
+        end
+        default: ans_d[2] = q_out[7:0];
+      endcase
       ext_d    = ExtNone;
       pidx_d   = 8'd0;
     end else if (start_long) begin

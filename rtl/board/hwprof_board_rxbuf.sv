@@ -9,8 +9,7 @@
 ///   * re_i reads the byte at the read pointer and advances it (the caller
 ///     reads only when !empty_o); rdata_o is valid the cycle after;
 ///   * clear_i empties the buffer (wins over everything else).
-/// free_o = Bytes - committed bytes, sfree_o = Bytes - (committed +
-/// speculative) bytes. Model: sim_models/board/rxbuf.h (RxBuf).
+/// free_o = Bytes - committed unread bytes. Model: sim_models/board/rxbuf.h (RxBuf).
 `default_nettype none
 
 module hwprof_board_rxbuf #(
@@ -39,13 +38,11 @@ module hwprof_board_rxbuf #(
   /// No committed byte is left to read.
   output logic              empty_o,
   /// Bytes free (committed view).
-  output logic [15:0]       free_o,
-  /// Bytes free (speculative view).
-  output logic [15:0]       sfree_o
+  output logic [15:0]       free_o
 );
 
   logic [AW:0] wcom_q, wcom_d, wspec_q, wspec_d, rptr_q, rptr_d;
-  logic [AW:0] used, sused;
+  logic [AW:0] used;
 
   initial begin
     if (Bytes < 16 || Bytes > 32768 || (1 << AW) != Bytes) begin
@@ -95,10 +92,8 @@ module hwprof_board_rxbuf #(
   );
 
   assign used    = wcom_q - rptr_q;
-  assign sused   = wspec_q - rptr_q;
   assign empty_o = (wcom_q == rptr_q);
   assign free_o  = 16'(Bytes) - 16'(used);
-  assign sfree_o = 16'(Bytes) - 16'(sused);
 
 endmodule
 

@@ -83,7 +83,7 @@ module hwprof_board_shell #(
   // buffer, decoder, fan-out
   logic        buf_we, buf_commit, buf_rollback, buf_clear, buf_empty, buf_re;
   logic [7:0]  buf_rdata;
-  logic [15:0] buf_free, buf_sfree;
+  logic [15:0] buf_free;
   logic        dec_clear, dec_valid, dec_ready, dec_busy, dec_err;
   // transmit
   logic        tx_start, tx_busy, tx_take, ut_valid, ut_ready;
@@ -125,8 +125,7 @@ module hwprof_board_shell #(
     .re_i      (buf_re),
     .rdata_o   (buf_rdata),
     .empty_o   (buf_empty),
-    .free_o    (buf_free),
-    .sfree_o   (buf_sfree)
+    .free_o    (buf_free)
   );
 
   hwprof_board_rec_decoder u_dec (
@@ -160,7 +159,6 @@ module hwprof_board_shell #(
 
   hwprof_board_ctrl #(
     .NUnits   (NUnits),
-    .RxBytes  (RxBytes),
     .EntMax   (EntMax),
     .DumpBytes(DumpBytes),
     .ResBytes (ResBytes),
@@ -184,7 +182,6 @@ module hwprof_board_shell #(
     .buf_clear_o   (buf_clear),
     .buf_empty_i   (buf_empty),
     .buf_free_i    (buf_free),
-    .buf_sfree_i   (buf_sfree),
     .dec_clear_o   (dec_clear),
     .dec_valid_i   (dec_valid),
     .dec_busy_i    (dec_busy),
