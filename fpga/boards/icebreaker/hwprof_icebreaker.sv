@@ -16,7 +16,7 @@ module hwprof_icebreaker #(
   parameter int unsigned EnDcr  = 0,
   parameter int unsigned EnBbv  = 1,
   /// RAP engine size (docs/boards.md).
-  parameter int unsigned RapGroups = 127,
+  parameter int unsigned RapGroups = 31,
   parameter int unsigned RapQueue = 1024
 ) (
   /// Board clock, 12 MHz.
