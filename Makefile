@@ -26,7 +26,7 @@ FUZZ_APT_PACKAGES := clang-14 libclang-rt-14-dev
 export CCACHE_BASEDIR   ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 
-.PHONY: help deps deps-apt deps-venv deps-fuzz deps-formal configure build sim run lint regs wave bench bench-units synth synth-quick synth-all sanitize fuzz formal clean
+.PHONY: help deps deps-apt deps-venv deps-fuzz deps-formal configure build sim run lint regs wave bench bench-units synth synth-quick synth-all sanitize fuzz formal fpga fpga-prog clean
 
 # make synth: the rows of fpga/synth/targets.json, SEEDS placement seeds each;
 # CORES / DEVICES (comma-separated) pick rows.
@@ -51,6 +51,9 @@ help:
 	@echo "make sanitize the C++ (models, CLI, their tests, fuzz regressions) under ASan + UBSan"
 	@echo "make fuzz     libFuzzer on every reader, FUZZ_S=60 seconds each (HARNESS=trace,champsim,loadmap,elf)"
 	@echo "make formal   SymbiYosys proofs of the primitives and the planted-bug checks (FORMAL=flow,...)"
+	@echo "make fpga BOARD=ulx3s|icebreaker [DEVICE=85f|25f|12f] [UNITS=path,rap,dcr,bbv] [BAUD=115200]"
+	@echo "              board bitstream and build/fpga/<board>/report.json; fails when timing is not met (docs/boards.md)"
+	@echo "make fpga-prog BOARD=...  load that bitstream with openFPGALoader / iceprog"
 	@echo "make deps     install the apt packages and the project venv (idempotent)"
 	@echo "make clean    remove build outputs"
 
@@ -164,6 +167,20 @@ fuzz: deps-fuzz
 FORMAL      ?=
 formal: deps-formal
 	python3 formal/run.py --venv $(abspath $(VENV)) --out $(BUILD)/formal $(if $(FORMAL),--only $(FORMAL))
+
+# make fpga: a board bitstream (scripts/fpga.py, docs/boards.md). Heavy (minutes
+# to an hour): not part of make sim.
+BOARD  ?= ulx3s
+DEVICE ?=
+UNITS  ?=
+BAUD   ?= 115200
+
+fpga: deps-venv
+	HWPROF_VENV=$(abspath $(VENV)) python3 scripts/fpga.py --board $(BOARD) \
+	  $(if $(DEVICE),--device $(DEVICE)) $(if $(UNITS),--units $(UNITS)) --baud $(BAUD) --out $(BUILD)/fpga
+
+fpga-prog:
+	scripts/fpga_prog.sh $(BOARD) $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD) waves
