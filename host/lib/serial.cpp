@@ -107,7 +107,7 @@ int open_port(const std::string& path) {
   if (fd >= 0) return fd;
   const int e = errno;
   if (e == ENOENT || e == ENODEV || e == ENXIO)
-    throw std::runtime_error(path + ": no such device (is the board plugged in? see `ls /dev/ttyUSB* /dev/ttyACM*`)");
+    throw std::runtime_error(path + ": no such device (" + std::strerror(e) + "; is the board plugged in? see `ls /dev/ttyUSB* /dev/ttyACM*`)");
   if (e == EACCES || e == EPERM)
     throw std::runtime_error(path + ": permission denied (add yourself to group dialout, then log in again)");
   if (e == EBUSY) throw std::runtime_error(path + ": device busy (another program has it open)");

@@ -233,6 +233,8 @@ void FakeBoard::execute(const Frame& f, std::vector<uint8_t>& out) {
         if (!o.dump_busy) break;
         if (guard > 100000000) throw std::runtime_error("fake board: dump hung");
       }
+      const uint32_t crc = crc32(all.data(), all.size());
+      if (cfg_.corrupt_dump && !all.empty()) all[all.size() / 2] ^= 0x10;
       const size_t per = (kMaxPayload - 4) / kPathDumpEntryBytes;
       const size_t n = all.size() / kPathDumpEntryBytes;
       for (size_t i = 0; i < n; i += per) {
@@ -245,7 +247,7 @@ void FakeBoard::execute(const Frame& f, std::vector<uint8_t>& out) {
       }
       std::vector<uint8_t> e;
       put_u32(e, static_cast<uint32_t>(n));
-      put_u32(e, crc32(all.data(), all.size()));
+      put_u32(e, crc);
       return answer(static_cast<uint8_t>(Type::DumpEnd), seq, e, out);
     }
     case Type::Results:

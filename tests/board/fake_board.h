@@ -25,6 +25,7 @@ inline constexpr size_t kPathDumpEntryBytes = 13;
 struct FakeBoardConfig {
   link::BoardInfo info;    ///< units: only kind 1 (path profiler) is modelled
   size_t drain_bytes = 0;  ///< record bytes taken from the buffer per tick() (0: all)
+  bool corrupt_dump = false;   ///< flip a data byte of the DUMP after computing its CRC-32 (a board bug)
   std::string magic = "HWPF";  ///< INFO magic (another one: not an hwprof board)
 };
 

@@ -8,6 +8,8 @@
 //   --fault rx-flip:N   flip bit 3 of the N-th byte from the host
 //   --fault rx-noise:N  insert 0x00 0x7e 0x55 before the N-th byte from the host
 //   --fault tx-drop:N / tx-flip:N / tx-noise:N   the same on the bytes to the host
+//   --fault tx-mute:N   send nothing from the N-th byte to the host on (a dead line)
+//   --fault dump-crc:1  corrupt the first DUMP's data after its CRC-32 (a board bug)
 //   --fault reset:N     power-on reset of the board after N records
 #include <fcntl.h>
 #include <poll.h>
@@ -94,6 +96,11 @@ int main(int argc, char** argv) {
     }
   }
   if (baud) cfg.info.baud = baud;
+  for (auto& f : faults)
+    if (f.what == "dump-crc") {
+      cfg.corrupt_dump = true;
+      f.done = true;
+    }
   if (cfg.magic.size() != 4) usage("--magic takes 4 characters");
   fake::FakeBoard board(cfg);
 
@@ -128,9 +135,15 @@ int main(int argc, char** argv) {
       }
     return false;
   };
+  bool muted = false;
   auto send = [&](std::vector<uint8_t>& bytes) {
     std::vector<uint8_t> line;
     for (uint8_t b : bytes) {
+      if (fault("tx-mute", tx_count)) muted = true;
+      if (muted) {
+        ++tx_count;
+        continue;
+      }
       if (fault("tx-noise", tx_count)) line.insert(line.end(), {0x00, 0x7e, 0x55});
       if (fault("tx-drop", tx_count)) {
         ++tx_count;
