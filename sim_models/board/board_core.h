@@ -1,0 +1,238 @@
+// Cycle model of rtl/board/hwprof_board_shell.sv and hwprof_board_core.sv:
+// the board shell composed exactly as the RTL instantiates its blocks
+// (uart.h, link_frames.h, rxbuf.h, rec_decoder.h, ctrl.h), and the units
+// behind it (hwprof_board_units: the path profiler model here).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "ctrl.h"
+#include "link_codec.h"
+#include "link_frames.h"
+#include "path_profiler.h"
+#include "rec_decoder.h"
+#include "rxbuf.h"
+#include "uart.h"
+
+namespace hwprof::model::board {
+
+/// What the shell drives toward the units in one cycle (the probe ports of
+/// hwprof_board_core).
+struct ToUnits {
+  bool unit_rst = false;
+  std::vector<bool> rec_valid;
+  BoardRec rec{};
+  std::vector<bool> csr_we;
+  uint8_t csr_addr = 0;
+  uint32_t csr_wdata = 0;
+  std::vector<bool> dump_start, dump_ready, res_ready;
+};
+
+/// What the units return in one cycle.
+struct FromUnits {
+  std::vector<bool> rec_ready, dump_valid, dump_busy, res_valid;
+  std::vector<uint32_t> csr_rdata;
+  std::vector<Entry> dump_data, res_data;
+  explicit FromUnits(size_t n = 0)
+      : rec_ready(n), dump_valid(n), dump_busy(n), res_valid(n), csr_rdata(n), dump_data(n), res_data(n) {}
+};
+
+/// The units of a build (hwprof_board_units).
+class Units {
+ public:
+  virtual ~Units() = default;
+  virtual size_t n() const = 0;
+  virtual void reset() = 0;
+  virtual FromUnits step(const ToUnits& in) = 0;
+  virtual std::unique_ptr<Units> clone() const = 0;
+  virtual std::vector<bool> takes_val() const = 0;
+  virtual std::vector<uint8_t> dump_bytes() const = 0;
+  virtual std::vector<uint8_t> res_bytes() const = 0;
+};
+
+/// The path profiler alone (EnPath = 1): dump_start writes HPT CMD.dump;
+/// entries as 16 bytes (set u16, way u8, start u32, length u8, dirs u32, acc u32).
+class PathUnits : public Units {
+ public:
+  PathUnits(unsigned queue, unsigned depth, unsigned max_len, unsigned sets, unsigned ways)
+      : pp_(queue, depth, max_len, sets, ways) {}
+  size_t n() const override { return 1; }
+  void reset() override { pp_.reset(); }
+  std::unique_ptr<Units> clone() const override { return std::make_unique<PathUnits>(*this); }
+  std::vector<bool> takes_val() const override { return {false}; }
+  std::vector<uint8_t> dump_bytes() const override { return {16}; }
+  std::vector<uint8_t> res_bytes() const override { return {0}; }
+  FromUnits step(const ToUnits& in) override {
+    PathProfiler::In i;
+    i.rec_valid = in.rec_valid[0];
+    i.rec_data = in.rec.br;
+    i.dump_ready = in.dump_ready[0];
+    i.csr_we = in.csr_we[0] || in.dump_start[0];
+    i.csr_addr = in.dump_start[0] ? kHptCsrBase + 2 : (in.csr_addr & 31u);
+    i.csr_wdata = in.dump_start[0] ? 2u : in.csr_wdata;
+    const PathProfiler::Out o = pp_.step(i);
+    FromUnits f(1);
+    f.rec_ready[0] = o.rec_ready;
+    f.dump_valid[0] = o.dump_valid;
+    f.dump_busy[0] = o.dump_busy;
+    f.csr_rdata[0] = o.csr_rdata;
+    Entry& e = f.dump_data[0];
+    e.fill(0);
+    auto put = [&](unsigned k, uint32_t v, unsigned nb) {
+      for (unsigned b = 0; b < nb; ++b) e[k + b] = static_cast<uint8_t>(v >> (8 * b));
+    };
+    put(0, o.dump.set, 2);
+    put(2, o.dump.way, 1);
+    put(3, o.dump.key.start, 4);
+    put(7, o.dump.key.length & 63u, 1);
+    put(8, o.dump.key.dirs, 4);
+    put(12, o.dump.acc, 4);
+    return f;
+  }
+  const PathProfiler& profiler() const { return pp_; }
+
+ private:
+  PathProfiler pp_;
+};
+
+/// hwprof_board_shell + hwprof_board_units (hwprof_board_core).
+class BoardCore {
+ public:
+  struct Config {
+    unsigned clks_per_bit = 4;
+    unsigned rx_bytes = 64;
+    std::vector<uint8_t> id;  ///< the ID block
+  };
+  struct Out {
+    bool tx = true;  ///< uart_tx_o in this cycle
+    ToUnits to;      ///< the shell's outputs toward the units
+  };
+
+  BoardCore(const Config& cfg, std::unique_ptr<Units> units)
+      : units_(std::move(units)),
+        urx_(cfg.clks_per_bit),
+        utx_(cfg.clks_per_bit),
+        lrx_(640 * cfg.clks_per_bit),
+        buf_(cfg.rx_bytes),
+        fan_(std::vector<bool>(units_->n(), true), units_->takes_val()),
+        ctrl_(Ctrl::Config{static_cast<unsigned>(units_->n()), units_->dump_bytes(), units_->res_bytes(), cfg.id}) {
+    reset();
+  }
+
+  void reset() {
+    urx_.reset();
+    utx_.reset();
+    lrx_.reset();
+    buf_.reset();
+    dec_.reset();
+    fan_.reset();
+    ctrl_.reset();
+    ltx_.reset();
+    units_->reset();
+  }
+
+  const Units& units() const { return *units_; }
+
+  /// One rising edge with uart_rx_i = rx.
+  Out step(bool rx) {
+    const size_t n = units_->n();
+    Out out;
+    out.tx = utx_.tx();
+
+    // Inputs of the control block that come from registers.
+    Ctrl::In ci;
+    ci.hdr_valid = lrx_.hdr_valid();
+    ci.type = lrx_.type();
+    ci.seq = lrx_.seq();
+    ci.len = lrx_.len();
+    ci.pay_valid = lrx_.pay_valid();
+    ci.end_valid = lrx_.end_valid();
+    ci.pl = lrx_.pl();
+    ci.crc_err = lrx_.crc_err();
+    ci.tmo = lrx_.tmo();
+    ci.buf_empty = buf_.empty();
+    ci.buf_free = buf_.free();
+    ci.dec_valid = dec_.out_valid();
+    ci.dec_busy = dec_.busy();
+    ci.dec_err = dec_.err();
+    ci.tx_busy = ltx_.busy();
+    ci.tx_take = ltx_.in_pay() && utx_.ready();
+    FromUnits dummy(n);
+    ci.csr_rdata = dummy.csr_rdata;
+    ci.dump_valid = dummy.dump_valid;
+    ci.dump_busy = dummy.dump_busy;
+    ci.res_valid = dummy.res_valid;
+    ci.dump_data = dummy.dump_data;
+    ci.res_data = dummy.res_data;
+
+    // What the control block drives this cycle independently of the units.
+    Ctrl probe = ctrl_;
+    const Ctrl::Out po = probe.step(ci);
+
+    ToUnits& to = out.to;
+    to.unit_rst = ctrl_.unit_rst();
+    to.rec_valid.resize(n);
+    const bool is_val = dec_.out().val;
+    for (size_t u = 0; u < n; ++u) to.rec_valid[u] = fan_.unit_valid(u, dec_.out_valid(), is_val);
+    to.rec = dec_.out();
+    to.csr_we = ctrl_.csr_we();
+    to.csr_addr = ctrl_.csr_addr();
+    to.csr_wdata = ctrl_.csr_wdata();
+    to.dump_start = ctrl_.dump_start();
+    to.res_ready = po.res_ready;
+    to.dump_ready.assign(n, false);
+    bool want = false;
+    for (size_t u = 0; u < n; ++u) want = want || ctrl_.dump_want(static_cast<unsigned>(u));
+    if (want) {
+      // dump_ready = want & dump_valid: the units' dump_valid is a register
+      // output, so a copy stepped without ready shows it.
+      auto copy = units_->clone();
+      if (to.unit_rst) copy->reset();
+      const FromUnits peek = copy->step(to);
+      for (size_t u = 0; u < n; ++u) to.dump_ready[u] = ctrl_.dump_want(static_cast<unsigned>(u)) && peek.dump_valid[u];
+    }
+
+    if (to.unit_rst) units_->reset();
+    const FromUnits fu = units_->step(to);
+    if (to.unit_rst) units_->reset();
+
+    const bool rec_take = fan_.in_ready(dec_.out_valid(), is_val, fu.rec_ready);
+    ci.rec_take = rec_take;
+    ci.csr_rdata = fu.csr_rdata;
+    ci.dump_valid = fu.dump_valid;
+    ci.dump_busy = fu.dump_busy;
+    ci.res_valid = fu.res_valid;
+    ci.dump_data = fu.dump_data;
+    ci.res_data = fu.res_data;
+    const Ctrl::Out co = ctrl_.step(ci);
+
+    const bool rd = dec_.rd(!buf_.empty(), co.dec_clear);
+    const uint8_t tx_byte = ltx_.out_data(co.tx_pay);
+    const bool tx_valid = ltx_.out_valid();
+    const bool uart_ready = utx_.ready();
+    dec_.step(co.dec_clear, !buf_.empty(), buf_.rdata(), rec_take);
+    fan_.step(co.dec_clear, to.rec_valid.empty() ? false : (ci.dec_valid), is_val, fu.rec_ready);
+    buf_.step(co.buf_clear, co.buf_we, lrx_.pay_data(), co.buf_commit, co.buf_rollback, rd);
+    ltx_.step(co.tx_start, co.tx_type, co.tx_seq, co.tx_len, co.tx_pay, uart_ready);
+    utx_.step(tx_valid, tx_byte);
+    lrx_.step(urx_.valid(), urx_.data());
+    urx_.step(rx);
+    return out;
+  }
+
+ private:
+  std::unique_ptr<Units> units_;
+  UartRx urx_;
+  UartTx utx_;
+  LinkRx lrx_;
+  RxBuf buf_;
+  RecDecoder dec_;
+  Fanout fan_;
+  Ctrl ctrl_;
+  LinkTx ltx_;
+};
+
+}  // namespace hwprof::model::board

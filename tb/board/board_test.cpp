@@ -1,0 +1,656 @@
+// Lock-step tests of the board shell (rtl/board/hwprof_board_core.sv with
+// the path profiler behind it) against its cycle model
+// (sim_models/board/board_core.h). The host side is a test double built on
+// the link codec (sim_models/board/link_codec.h): it drives the UART RX line
+// bit by bit from frames, decodes the TX line into frames, and every cycle
+// the TX line and every signal the shell drives toward the units are
+// compared between the RTL and the model.
+#include <gtest/gtest.h>
+
+#include <verilated.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "Vboard_core_path.h"
+#include "board_core.h"
+#include "link_codec.h"
+#include "path_profiler.h"
+#include "record_gen.h"
+#include "rtl_harness.h"
+#include "sim_env.h"
+
+namespace {
+
+using namespace hwprof;
+using model::board::BoardCore;
+using model::board::PathUnits;
+using model::board::ToUnits;
+
+constexpr unsigned kCpb = 4;        // clocks per bit (ClkHz 460800 / Baud 115200)
+constexpr unsigned kRxBytes = 64;   // RxBytes
+constexpr unsigned kQueue = 2, kDepth = 4, kMaxLen = 8, kSets = 4, kWays = 2;
+constexpr unsigned kTmoClks = 640 * kCpb;
+
+link::BoardInfo expected_info() {
+  link::BoardInfo bi;
+  bi.board = 3;
+  bi.clk_hz = 460800;
+  bi.baud = 115200;
+  bi.rxbuf = kRxBytes;
+  bi.units.push_back({0, 1, {kQueue, kDepth, kMaxLen, kSets, kWays, 32}});
+  return bi;
+}
+
+/// The bench: RTL and model in lock step, a host double on the line.
+class Bench {
+ public:
+  explicit Bench(uint64_t seed, const std::string& name)
+      : seed_(seed),
+        h_(tb::SimEnv::from_env().options(), name, seed),
+        model_(BoardCore::Config{kCpb, kRxBytes, link::encode_info(expected_info())},
+               std::make_unique<PathUnits>(kQueue, kDepth, kMaxLen, kSets, kWays)) {
+    h_.top().uart_rx_i = 1;
+    h_.reset(3);
+    model_.reset();
+  }
+
+  /// Queue bytes on the host's TX (the board's RX line), gap idle bit times
+  /// before them.
+  void send_bytes(const std::vector<uint8_t>& bytes, unsigned gap_bits = 0) {
+    for (unsigned i = 0; i < gap_bits; ++i) line_.push_back(1);
+    for (uint8_t b : bytes) {
+      line_.push_back(0);
+      for (int i = 0; i < 8; ++i) line_.push_back((b >> i) & 1);
+      line_.push_back(1);
+    }
+  }
+  void send(uint8_t type, uint8_t seq, const std::vector<uint8_t>& payload, unsigned gap_bits = 0) {
+    send_bytes(link::build_frame(type, seq, payload), gap_bits);
+  }
+  /// Idle line for n clocks.
+  void idle(uint64_t n) { run_until([] { return false; }, n); }
+
+  /// Runs until a frame arrives (or max_clocks pass); returns whether one did.
+  bool next_frame(link::Frame& f, uint64_t max_clocks = 200000) {
+    run_until([&] { return !frames_.empty(); }, max_clocks);
+    if (frames_.empty()) return false;
+    f = frames_.front();
+    frames_.pop_front();
+    return true;
+  }
+  link::Frame expect_frame(uint64_t max_clocks = 200000) {
+    link::Frame f;
+    EXPECT_TRUE(next_frame(f, max_clocks)) << "no answer within " << max_clocks << " clocks";
+    return f;
+  }
+  /// Sends a frame and returns the board's answer.
+  link::Frame request(uint8_t type, uint8_t seq, const std::vector<uint8_t>& payload) {
+    send(type, seq, payload);
+    return expect_frame();
+  }
+  bool idle_line() const { return line_.empty(); }
+  uint64_t cycle() const { return cycle_; }
+  bool failed() const { return failed_; }
+  const link::FrameParser& parser() const { return parser_; }
+
+  template <typename Pred>
+  void run_until(Pred done, uint64_t max_clocks) {
+    for (uint64_t i = 0; i < max_clocks && !failed_; ++i) {
+      if (done() && line_.empty()) return;
+      if (done()) return;
+      step();
+    }
+  }
+
+ private:
+  void step() {
+    bool rx = true;
+    if (!line_.empty()) {
+      rx = line_.front() != 0;
+      if (++bit_clk_ == kCpb) {
+        bit_clk_ = 0;
+        line_.pop_front();
+      }
+    }
+    auto& t = h_.top();
+    t.uart_rx_i = rx;
+    h_.eval();
+    const bool rtl_tx = t.uart_tx_o;
+    const ToUnits rtl = rtl_to_units();
+    const BoardCore::Out m = model_.step(rx);
+    compare(rtl_tx, rtl, m);
+    h_.tick();
+    host_rx(m.tx);
+    ++cycle_;
+  }
+
+  ToUnits rtl_to_units() {
+    auto& t = h_.top();
+    ToUnits r;
+    r.unit_rst = t.probe_unit_rst_o;
+    r.rec_valid = {bool(t.probe_rec_valid_o & 1)};
+    // board_rec_t: {is_val, br(97 bits), value 32, weight 16} = 146 bits,
+    // packed MSB first: weight at bits 15:0.
+    const auto& w = t.probe_rec_data_o;  // VlWide<5>
+    auto bits = [&](unsigned lsb, unsigned width) {
+      uint64_t v = 0;
+      for (unsigned i = 0; i < width; ++i) {
+        const unsigned b = lsb + i;
+        v |= uint64_t((w[b / 32] >> (b % 32)) & 1) << i;
+      }
+      return v;
+    };
+    r.rec.weight = static_cast<uint16_t>(bits(0, 16));
+    r.rec.value = static_cast<uint32_t>(bits(16, 32));
+    // branch_rec_t {kind 3, pc 32, target 32, taken 1, ilen 4, insns 16, events 8}
+    r.rec.br.events = static_cast<uint8_t>(bits(48, 8));
+    r.rec.br.insns = static_cast<uint16_t>(bits(56, 16));
+    r.rec.br.ilen = static_cast<uint8_t>(bits(72, 4));
+    r.rec.br.taken = bits(76, 1) != 0;
+    r.rec.br.target = static_cast<uint32_t>(bits(77, 32));
+    r.rec.br.pc = static_cast<uint32_t>(bits(109, 32));
+    r.rec.br.kind = static_cast<uint8_t>(bits(141, 3));
+    r.rec.val = bits(144, 1) != 0;
+    r.csr_we = {bool(t.probe_csr_we_o & 1)};
+    r.csr_addr = t.probe_csr_addr_o;
+    r.csr_wdata = t.probe_csr_wdata_o;
+    r.dump_start = {bool(t.probe_dump_start_o & 1)};
+    r.dump_ready = {bool(t.probe_dump_ready_o & 1)};
+    r.res_ready = {bool(t.probe_res_ready_o & 1)};
+    return r;
+  }
+
+  void compare(bool rtl_tx, const ToUnits& r, const BoardCore::Out& m) {
+    std::string err;
+    auto chk = [&](const char* what, uint64_t a, uint64_t b) {
+      if (a != b && err.empty()) err = std::string(what) + ": rtl " + std::to_string(a) + " model " + std::to_string(b);
+    };
+    const ToUnits& e = m.to;
+    chk("uart_tx_o", rtl_tx, m.tx);
+    chk("unit_rst", r.unit_rst, e.unit_rst);
+    chk("rec_valid", r.rec_valid[0], e.rec_valid[0]);
+    if (e.rec_valid[0]) {
+      chk("rec.val", r.rec.val, e.rec.val);
+      if (e.rec.val) {
+        chk("rec.value", r.rec.value, e.rec.value);
+        chk("rec.weight", r.rec.weight, e.rec.weight);
+      } else {
+        chk("rec.kind", r.rec.br.kind, e.rec.br.kind);
+        chk("rec.pc", r.rec.br.pc, e.rec.br.pc);
+        chk("rec.target", r.rec.br.target, e.rec.br.target);
+        chk("rec.taken", r.rec.br.taken, e.rec.br.taken);
+        chk("rec.ilen", r.rec.br.ilen, e.rec.br.ilen);
+        chk("rec.insns", r.rec.br.insns, e.rec.br.insns);
+        chk("rec.events", r.rec.br.events, e.rec.br.events);
+      }
+    }
+    chk("csr_we", r.csr_we[0], e.csr_we[0]);
+    chk("csr_addr", r.csr_addr, e.csr_addr);
+    if (e.csr_we[0]) chk("csr_wdata", r.csr_wdata, e.csr_wdata);
+    chk("dump_start", r.dump_start[0], e.dump_start[0]);
+    chk("dump_ready", r.dump_ready[0], e.dump_ready[0]);
+    chk("res_ready", r.res_ready[0], e.res_ready[0]);
+    if (!err.empty() && !failed_) {
+      failed_ = true;
+      h_.flush();
+      ADD_FAILURE() << "lock-step mismatch at cycle " << cycle_ << " (seed " << seed_ << "): " << err
+                    << "\n  replay: SEED=" << seed_ << " TRACE=1 ctest -R <test>";
+    }
+  }
+
+  /// The host's UART receiver on the board's TX line (mid-bit sampling).
+  void host_rx(bool tx) {
+    switch (hs_) {
+      case 0:
+        if (!tx) {
+          hs_ = 1;
+          hc_ = kCpb / 2;
+        }
+        break;
+      case 1:
+        if (--hc_ == 0) {
+          hs_ = tx ? 0 : 2;
+          hc_ = kCpb;
+          hb_ = 0;
+          hbyte_ = 0;
+        }
+        break;
+      case 2:
+        if (--hc_ == 0) {
+          hbyte_ = static_cast<uint8_t>(hbyte_ | (tx << hb_));
+          hc_ = kCpb;
+          if (++hb_ == 8) hs_ = 3;
+        }
+        break;
+      default:
+        if (--hc_ == 0) {
+          hs_ = 0;
+          if (tx && parser_.push(hbyte_) == link::FrameParser::Event::Frame) frames_.push_back(parser_.frame());
+        }
+        break;
+    }
+  }
+
+  uint64_t seed_;
+  sim::Harness<Vboard_core_path> h_;
+  BoardCore model_;
+  std::deque<uint8_t> line_;
+  unsigned bit_clk_ = 0;
+  uint64_t cycle_ = 0;
+  bool failed_ = false;
+  link::FrameParser parser_;
+  std::deque<link::Frame> frames_;
+  int hs_ = 0;
+  unsigned hc_ = 0, hb_ = 0;
+  uint8_t hbyte_ = 0;
+};
+
+std::vector<uint8_t> u16le(uint16_t v) { return {uint8_t(v), uint8_t(v >> 8)}; }
+uint16_t rd16(const link::Frame& f, size_t k) { return uint16_t(f.payload.at(k) | (f.payload.at(k + 1) << 8)); }
+uint32_t rd32(const link::Frame& f, size_t k) {
+  return uint32_t(f.payload.at(k)) | uint32_t(f.payload.at(k + 1)) << 8 | uint32_t(f.payload.at(k + 2)) << 16 |
+         uint32_t(f.payload.at(k + 3)) << 24;
+}
+
+constexpr uint16_t kSession = 0xBEEF;
+
+/// OPEN with seq; checks the ACK.
+void open(Bench& b, uint8_t seq, uint16_t session = kSession) {
+  const link::Frame f = b.request(0x02, seq, u16le(session));
+  ASSERT_EQ(f.type, 0x82);
+  ASSERT_EQ(f.seq, seq);
+  ASSERT_EQ(rd16(f, 0), session);
+  ASSERT_EQ(rd16(f, 2), kRxBytes);
+}
+
+struct DumpResult {
+  std::vector<model::Hpt::DumpEntry> entries;
+  uint32_t count = 0, crc = 0, crc_calc = 0;
+};
+
+DumpResult dump(Bench& b, uint8_t seq) {
+  DumpResult r;
+  b.send(0x07, seq, {0});
+  std::vector<uint8_t> all;
+  for (;;) {
+    link::Frame f = b.expect_frame(400000);
+    if (f.type == 0x88) {
+      r.count = rd32(f, 2);
+      r.crc = rd32(f, 6);
+      break;
+    }
+    if (f.type != 0x87) {
+      ADD_FAILURE() << "unexpected answer type " << int(f.type) << " during a dump";
+      break;
+    }
+    EXPECT_EQ(rd16(f, 2), r.entries.size());
+    EXPECT_EQ(f.payload.size(), 4u + 16u);
+    model::Hpt::DumpEntry e;
+    e.set = rd16(f, 4);
+    e.way = f.payload.at(6);
+    e.key.start = rd32(f, 7);
+    e.key.length = f.payload.at(11);
+    e.key.dirs = rd32(f, 12);
+    e.acc = rd32(f, 16);
+    r.entries.push_back(e);
+    all.insert(all.end(), f.payload.begin() + 4, f.payload.end());
+  }
+  r.crc_calc = link::crc32(all.data(), all.size());
+  return r;
+}
+
+/// The path profiler model fed the records directly, then dumped.
+std::vector<model::Hpt::DumpEntry> direct_dump(const std::vector<model::BranchRecord>& recs) {
+  model::PathProfiler pp(kQueue, kDepth, kMaxLen, kSets, kWays);
+  pp.reset();
+  size_t k = 0;
+  for (int guard = 0; k < recs.size() && guard < 10000000; ++guard) {
+    model::PathProfiler::In in;
+    in.rec_valid = true;
+    in.rec_data = recs[k];
+    if (pp.step(in).rec_ready) ++k;
+  }
+  for (int i = 0; i < 50; ++i) pp.step({});
+  model::PathProfiler::In cmd;
+  cmd.csr_we = true;
+  cmd.csr_addr = model::kHptCsrBase + 2;
+  cmd.csr_wdata = 2;
+  pp.step(cmd);
+  std::vector<model::Hpt::DumpEntry> out;
+  for (int i = 0; i < 100000; ++i) {
+    model::PathProfiler::In in;
+    in.dump_ready = true;
+    const auto o = pp.step(in);
+    if (o.dump_valid) out.push_back(o.dump);
+    if (!o.dump_busy && i > 4) break;
+  }
+  return out;
+}
+
+/// Streams records in RECORDS frames with credit and go-back-N on NAK.
+/// Returns the number of frames sent. max_payload: bytes per frame at most.
+void stream(Bench& b, uint8_t& seq, const std::vector<model::BranchRecord>& recs, size_t max_payload,
+            std::mt19937_64* noise = nullptr) {
+  link::RecordEncoder enc;
+  std::vector<std::vector<uint8_t>> payloads;
+  std::vector<uint8_t> cur;
+  for (const auto& r : recs) {
+    link::LinkRecord lr;
+    lr.br = r;
+    std::vector<uint8_t> one;
+    enc.encode(lr, one);
+    if (cur.size() + one.size() > max_payload) {
+      payloads.push_back(cur);
+      cur.clear();
+    }
+    cur.insert(cur.end(), one.begin(), one.end());
+  }
+  if (!cur.empty()) payloads.push_back(cur);
+  size_t credit = kRxBytes;
+  const std::vector<uint8_t>* last = nullptr;
+  for (const auto& p : payloads) {
+    // Not enough credit and nothing unanswered: poll it by repeating the
+    // last frame (a duplicate is answered with an ACK and the current free).
+    while (p.size() > credit && last) {
+      b.idle(200);
+      link::Frame f = b.request(0x05, static_cast<uint8_t>(seq - 1), *last);
+      if (b.failed() || f.type != 0x82) {
+        ADD_FAILURE() << "expected an ACK, got type " << int(f.type);
+        return;
+      }
+      credit = rd16(f, 2);
+    }
+    last = &p;
+    if (noise) {
+      std::vector<uint8_t> junk;
+      for (unsigned i = (*noise)() % 4; i > 0; --i) {
+        uint8_t x = static_cast<uint8_t>((*noise)());
+        junk.push_back(x == link::kSof ? 0x55 : x);
+      }
+      b.send_bytes(junk, (*noise)() % 8);
+    }
+    b.send(0x05, seq++, p, 0);
+    credit -= p.size();
+    // wait until the frame is on the line and its ACK back
+    link::Frame f = b.expect_frame();
+    if (b.failed() || f.type != 0x82) {
+      ADD_FAILURE() << "expected an ACK, got type " << int(f.type);
+      return;
+    }
+    EXPECT_EQ(f.seq, static_cast<uint8_t>(seq - 1));
+    credit = rd16(f, 2);
+  }
+}
+
+std::vector<model::BranchRecord> gen(uint64_t seed, size_t n) {
+  tb::RecordGen g(seed);
+  std::vector<model::BranchRecord> v;
+  for (size_t i = 0; i < n; ++i) v.push_back(g.next());
+  return v;
+}
+
+TEST(BoardShell, InfoBeforeOpenAndNoSession) {
+  Bench b(tb::SimEnv::from_env().seed, "board_info");
+  link::Frame f = b.request(0x01, 7, {});
+  ASSERT_EQ(f.type, 0x81);
+  EXPECT_EQ(f.seq, 7);
+  EXPECT_EQ(rd16(f, 0), 0);
+  link::BoardInfo bi;
+  std::string err;
+  ASSERT_TRUE(link::decode_info(f.payload.data() + 2, f.payload.size() - 2, bi, err)) << err;
+  EXPECT_TRUE(bi == expected_info());
+  // Anything but INFO and OPEN without a session: ERROR NoSession.
+  f = b.request(0x04, 1, {0, 0});
+  ASSERT_EQ(f.type, 0xFF);
+  EXPECT_EQ(f.payload.at(2), 1);
+  f = b.request(0x05, 0, {0x00, 0, 0, 0, 0});
+  ASSERT_EQ(f.type, 0xFF);
+  EXPECT_EQ(f.payload.at(2), 1);
+  EXPECT_FALSE(b.failed());
+}
+
+TEST(BoardShell, OpenRegWriteReadAndNaks) {
+  Bench b(tb::SimEnv::from_env().seed, "board_regs");
+  open(b, 40);
+  uint8_t seq = 41;
+  // HPT CTRL (word 16): write, read back.
+  link::Frame f = b.request(0x03, seq, {0, 16, 0x05, 0, 0, 0});
+  ASSERT_EQ(f.type, 0x82);
+  EXPECT_EQ(f.seq, seq);
+  ++seq;
+  f = b.request(0x04, seq, {0, 16});
+  ASSERT_EQ(f.type, 0x84);
+  const uint32_t ctrl = rd32(f, 2);
+  ++seq;
+  // A repeated REG_READ reads again (no side effect), a repeated REG_WRITE is ACKed, not executed.
+  f = b.request(0x04, static_cast<uint8_t>(seq - 1), {0, 16});
+  ASSERT_EQ(f.type, 0x84);
+  EXPECT_EQ(rd32(f, 2), ctrl);
+  // NAKs: out of order, bad type, bad length, bad unit; no room.
+  f = b.request(0x04, static_cast<uint8_t>(seq + 5), {0, 16});
+  ASSERT_EQ(f.type, 0xFE);
+  EXPECT_EQ(f.payload.at(2), seq);
+  EXPECT_EQ(f.payload.at(3), 1);
+  f = b.request(0x33, seq, {});
+  ASSERT_EQ(f.type, 0xFE);
+  EXPECT_EQ(f.payload.at(3), 3);
+  f = b.request(0x04, seq, {0, 16, 1});
+  ASSERT_EQ(f.type, 0xFE);
+  EXPECT_EQ(f.payload.at(3), 4);
+  f = b.request(0x04, seq, {3, 16});
+  ASSERT_EQ(f.type, 0xFE);
+  EXPECT_EQ(f.payload.at(3), 5);
+  f = b.request(0x07, seq, {1});
+  ASSERT_EQ(f.type, 0xFE);
+  EXPECT_EQ(f.payload.at(3), 5);
+  std::vector<uint8_t> big(200, 0);
+  f = b.request(0x05, seq, big);
+  ASSERT_EQ(f.type, 0xFE);
+  EXPECT_EQ(f.payload.at(3), 2);
+  // RESULTS on a unit without results: no entry.
+  f = b.request(0x08, seq, {0, 4});
+  ASSERT_EQ(f.type, 0x89);
+  EXPECT_EQ(f.payload.at(2), 0);
+  ++seq;
+  // LINK_STATUS: 6 NAKs, 1 duplicate, expect.
+  f = b.request(0x09, seq, {});
+  ASSERT_EQ(f.type, 0x8A);
+  EXPECT_EQ(rd16(f, 2), 0);
+  EXPECT_EQ(rd16(f, 4), 0);
+  EXPECT_EQ(rd16(f, 6), 6);
+  EXPECT_EQ(rd16(f, 8), 1);
+  EXPECT_EQ(f.payload.at(10), static_cast<uint8_t>(seq + 1));
+  EXPECT_FALSE(b.failed());
+}
+
+TEST(BoardShell, RecordsThroughTheShellGiveTheDirectDump) {
+  const uint64_t seed = tb::SimEnv::from_env().seed;
+  Bench b(seed, "board_records");
+  open(b, 0);
+  uint8_t seq = 1;
+  const auto recs = gen(seed, 600);
+  stream(b, seq, recs, 40);
+  link::Frame f = b.request(0x06, seq++, {});
+  ASSERT_EQ(f.type, 0x86);
+  EXPECT_EQ(rd32(f, 2), recs.size());
+  const DumpResult d = dump(b, seq++);
+  EXPECT_EQ(d.count, d.entries.size());
+  EXPECT_EQ(d.crc, d.crc_calc);
+  const auto direct = direct_dump(recs);
+  ASSERT_FALSE(direct.empty());
+  ASSERT_EQ(d.entries.size(), direct.size());
+  for (size_t i = 0; i < direct.size(); ++i) EXPECT_TRUE(d.entries[i] == direct[i]) << "entry " << i;
+  // A repeated DUMP runs the walk again: the same entries and CRC.
+  const DumpResult d2 = dump(b, static_cast<uint8_t>(seq - 1));
+  EXPECT_EQ(d2.crc, d.crc);
+  EXPECT_EQ(d2.entries.size(), d.entries.size());
+  EXPECT_FALSE(b.failed());
+}
+
+TEST(BoardShell, WrongCrcDuplicateNoiseAndTimeoutNeverApplyRecordsTwice) {
+  const uint64_t seed = tb::SimEnv::from_env().seed;
+  Bench b(seed, "board_faults");
+  open(b, 200);
+  uint8_t seq = 201;
+  std::mt19937_64 rng(seed);
+  const auto recs = gen(seed + 1, 300);
+  // First half with noise bytes between frames.
+  const std::vector<model::BranchRecord> first(recs.begin(), recs.begin() + 150);
+  stream(b, seq, first, 30, &rng);
+  // A RECORDS frame with a flipped bit: dropped, never answered.
+  link::RecordEncoder enc;
+  {
+    // The encoder must continue from the stream's prev_next: encode the
+    // second half with a fresh encoder primed by the first half.
+    for (const auto& r : first) {
+      link::LinkRecord lr;
+      lr.br = r;
+      std::vector<uint8_t> tmp;
+      enc.encode(lr, tmp);
+    }
+  }
+  std::vector<uint8_t> p;
+  link::LinkRecord lr;
+  lr.br = recs[150];
+  enc.encode(lr, p);
+  std::vector<uint8_t> bad = link::build_frame(0x05, seq, p);
+  bad[5] ^= 0x10;
+  b.send_bytes(bad);
+  link::Frame f;
+  EXPECT_FALSE(b.next_frame(f, 3000));
+  // The good frame; then the same frame again (its ACK "lost"): ACK, not applied.
+  f = b.request(0x05, seq, p);
+  ASSERT_EQ(f.type, 0x82);
+  f = b.request(0x05, seq, p);
+  ASSERT_EQ(f.type, 0x82);
+  ++seq;
+  // A partial frame, then silence: dropped by the inter-byte timeout.
+  std::vector<uint8_t> part = link::build_frame(0x05, seq, p);
+  part.resize(part.size() - 2);
+  b.send_bytes(part);
+  EXPECT_FALSE(b.next_frame(f, kTmoClks + 12 * 10 * kCpb * 4));
+  // Noise with a stray SOF: its garbage frame times out or fails its CRC.
+  b.send_bytes({0x7E, 0x05, 0x10});
+  EXPECT_FALSE(b.next_frame(f, kTmoClks + 200));
+  // The rest of the stream, primed encoder state continues from record 150.
+  const std::vector<model::BranchRecord> rest(recs.begin() + 151, recs.end());
+  {
+    link::RecordEncoder e2;
+    for (size_t i = 0; i <= 150; ++i) {
+      link::LinkRecord x;
+      x.br = recs[i];
+      std::vector<uint8_t> tmp;
+      e2.encode(x, tmp);
+    }
+    size_t i = 0;
+    while (i < rest.size()) {
+      std::vector<uint8_t> pay;
+      while (i < rest.size() && pay.size() < 20) {
+        link::LinkRecord x;
+        x.br = rest[i++];
+        e2.encode(x, pay);
+      }
+      f = b.request(0x05, seq++, pay);
+      ASSERT_EQ(f.type, 0x82) << "seq " << int(seq - 1);
+    }
+  }
+  f = b.request(0x06, seq++, {});
+  ASSERT_EQ(f.type, 0x86);
+  EXPECT_EQ(rd32(f, 2), recs.size());
+  f = b.request(0x09, seq++, {});
+  ASSERT_EQ(f.type, 0x8A);
+  EXPECT_GE(rd16(f, 2), 1);  // the flipped bit (and maybe the stray SOF)
+  EXPECT_GE(rd16(f, 4), 1);  // the partial frame
+  EXPECT_EQ(rd16(f, 8), 1);  // the duplicate
+  const DumpResult d = dump(b, seq++);
+  const auto direct = direct_dump(recs);
+  ASSERT_EQ(d.entries.size(), direct.size());
+  for (size_t i = 0; i < direct.size(); ++i) EXPECT_TRUE(d.entries[i] == direct[i]) << "entry " << i;
+  EXPECT_FALSE(b.failed());
+}
+
+TEST(BoardShell, RecordErrorStopsRecordsUntilOpen) {
+  Bench b(tb::SimEnv::from_env().seed, "board_recerr");
+  open(b, 0);
+  // tag kind 7
+  link::Frame f = b.request(0x05, 1, {0x07, 0, 0, 0, 0});
+  ASSERT_EQ(f.type, 0x82);
+  b.idle(200);
+  f = b.request(0x05, 2, {0x00, 0, 0, 0, 0});
+  ASSERT_EQ(f.type, 0xFF);
+  EXPECT_EQ(f.payload.at(2), 2);
+  f = b.request(0x06, 2, {});
+  ASSERT_EQ(f.type, 0xFF);
+  EXPECT_EQ(f.payload.at(2), 2);
+  open(b, 9, 0x1234);
+  f = b.request(0x05, 10, {0x00, 0, 0, 0, 0});
+  ASSERT_EQ(f.type, 0x82);
+  f = b.request(0x06, 11, {});
+  ASSERT_EQ(f.type, 0x86);
+  EXPECT_EQ(rd32(f, 2), 1u);
+  EXPECT_FALSE(b.failed());
+}
+
+TEST(BoardShell, BackToBackRecordsFramesWithCredit) {
+  const uint64_t seed = tb::SimEnv::from_env().seed;
+  Bench b(seed, "board_b2b");
+  open(b, 0);
+  // Frames back to back (up to 8 unanswered) while credit allows.
+  const auto recs = gen(seed + 7, 400);
+  link::RecordEncoder enc;
+  std::vector<std::vector<uint8_t>> pays;
+  std::vector<uint8_t> cur;
+  for (const auto& r : recs) {
+    link::LinkRecord x;
+    x.br = r;
+    std::vector<uint8_t> one;
+    enc.encode(x, one);
+    if (cur.size() + one.size() > 12) {
+      pays.push_back(cur);
+      cur.clear();
+    }
+    cur.insert(cur.end(), one.begin(), one.end());
+  }
+  pays.push_back(cur);
+  uint8_t seq = 1;
+  size_t next = 0, acked = 0;
+  std::map<uint8_t, size_t> sent_bytes;  // seq -> payload bytes sent after... (bytes of that frame)
+  std::deque<std::pair<uint8_t, size_t>> unanswered;
+  long credit = kRxBytes;
+  while (acked < pays.size() && !b.failed()) {
+    while (next < pays.size() && unanswered.size() < 8 && long(pays[next].size()) <= credit) {
+      b.send(0x05, seq, pays[next]);
+      unanswered.push_back({seq, pays[next].size()});
+      credit -= long(pays[next].size());
+      ++seq;
+      ++next;
+    }
+    link::Frame f = b.expect_frame();
+    ASSERT_EQ(f.type, 0x82);
+    ASSERT_FALSE(unanswered.empty());
+    ASSERT_EQ(f.seq, unanswered.front().first);
+    unanswered.pop_front();
+    ++acked;
+    long after = 0;
+    for (const auto& u : unanswered) after += long(u.second);
+    credit = long(rd16(f, 2)) - after;
+  }
+  link::Frame f = b.request(0x06, seq++, {});
+  ASSERT_EQ(f.type, 0x86);
+  EXPECT_EQ(rd32(f, 2), recs.size());
+  const DumpResult d = dump(b, seq++);
+  const auto direct = direct_dump(recs);
+  ASSERT_EQ(d.entries.size(), direct.size());
+  for (size_t i = 0; i < direct.size(); ++i) EXPECT_TRUE(d.entries[i] == direct[i]) << "entry " << i;
+  EXPECT_FALSE(b.failed());
+}
+
+}  // namespace
