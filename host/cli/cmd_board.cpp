@@ -29,9 +29,9 @@ namespace {
 using link::BoardLink;
 using link::LinkError;
 
-/// Bytes of one path-profiler DUMP entry (docs/boards.md): start u32,
-/// length u8, dirs u32, acc u32.
-constexpr size_t kPathDumpEntryBytes = 13;
+/// Bytes of one path-profiler DUMP entry (docs/boards.md): set u16, way u8,
+/// start u32, length u8, dirs u32, acc u32.
+constexpr size_t kPathDumpEntryBytes = 16;
 
 struct BoardOpts {
   std::string port;
@@ -147,7 +147,7 @@ ProfilerRun board_path_run(BoardLink& l, const link::UnitInfo& u, const std::str
   for (int guard = 0; l.reg_read(u.unit, static_cast<uint8_t>(PathCsr::Records)) != want; ++guard)
     if (guard > 100) throw LinkError(LinkError::Kind::Board, "the path profiler did not drain (RECORDS register)");
   l.reg_read(u.unit, static_cast<uint8_t>(PathCsr::Records));
-  l.reg_write(u.unit, static_cast<uint8_t>(model::hpt_csr(HptCsr::Cmd)), model::kHptCmdDump);
+  // DUMP starts the HPT's dump walk (CMD.dump) itself.
   uint32_t n = 0;
   const auto bytes = l.dump(u.unit, kPathDumpEntryBytes, n);
   ProfilerRun run;
@@ -155,6 +155,8 @@ ProfilerRun board_path_run(BoardLink& l, const link::UnitInfo& u, const std::str
   for (uint32_t i = 0; i < n; ++i) {
     model::HptEntry e;
     e.valid = true;
+    r.u16();  // set
+    r.u8();   // way
     e.key.start = r.u32();
     e.key.length = r.u8();
     e.key.dirs = r.u32();

@@ -99,31 +99,45 @@ void BoardLink::fail_timeout(const std::string& what) const {
 }
 
 Frame BoardLink::transact(Type t, const std::vector<uint8_t>& payload, Type want, const char* what) {
-  const uint8_t seq = seq_++;
-  const auto bytes = build_frame(t, seq, payload);
+  uint8_t seq = seq_++;
+  auto bytes = build_frame(t, seq, payload);
+  unsigned resyncs = 0;
   for (unsigned attempt = 0; attempt <= opt_.retries; ++attempt) {
     if (attempt) ++cnt_.retransmissions;
     send(bytes);
     const int64_t deadline = ch_.now_us() + opt_.timeout_us + tx_time_us(bytes.size() + kMaxFrame);
     Frame f;
-    while (receive(f, deadline)) {
+    bool resync = false;
+    while (!resync && receive(f, deadline)) {
       if (session_ == 0 && f.seq != seq) continue;  // stale bytes of an earlier host
       if (t != Type::Info || f.type == static_cast<uint8_t>(Type::Error)) check_answer(f);
       if (f.seq != seq) continue;  // a late answer to an earlier frame
-      if (f.type == static_cast<uint8_t>(Type::Nak)) {
-        ++cnt_.naks;
-        Reader r(f.payload);
-        r.u16();
-        const uint8_t expect = r.u8(), reason = r.u8();
+      if (f.type == static_cast<uint8_t>(want)) return f;
+      const bool nak = f.type == static_cast<uint8_t>(Type::Nak);
+      Reader r(f.payload);
+      r.u16();
+      const uint8_t expect = r.u8(), reason = r.u8();
+      if (nak) ++cnt_.naks;
+      // INFO to a board that holds another host's session follows its seq
+      // rules: take the seq it expects (NAK) or the next one (the answer was
+      // the repeated answer of that host's last frame) and ask again.
+      if (t == Type::Info && !session_ && resyncs < 3) {
+        seq = nak && reason == static_cast<uint8_t>(NakReason::OutOfOrder) ? expect : static_cast<uint8_t>(seq + 1);
+        seq_ = static_cast<uint8_t>(seq + 1);
+        bytes = build_frame(t, seq, payload);
+        ++resyncs;
+        --attempt;
+        resync = true;
+        continue;
+      }
+      if (nak)
         throw LinkError(LinkError::Kind::Board, std::string("the board refused ") + what + ": NAK " +
                                                     nak_name(reason) + " (expects seq " + std::to_string(expect) +
                                                     ", sent " + std::to_string(seq) + ")");
-      }
-      if (f.type == static_cast<uint8_t>(want)) return f;
       throw LinkError(LinkError::Kind::Protocol, std::string("unexpected answer ") + type_name(f.type) + " (" +
                                                      hex8(f.type) + ") to " + what);
     }
-    ++cnt_.timeouts;
+    if (!resync) ++cnt_.timeouts;
   }
   fail_timeout(what);
 }
@@ -193,6 +207,7 @@ uint64_t BoardLink::send_records(const std::function<bool(LinkRecord&)>& next, u
   if (have) enc.encode(cur, cur_bytes);
   uint64_t sent_records = 0, acked_records = 0;
   int64_t last_poll = 0;
+  std::vector<uint8_t> last_frame;  // the last new RECORDS frame (repeated as a credit poll)
   auto in_flight_bytes = [&] {
     size_t s = 0;
     for (const auto& p : fl) s += p.bytes.size();
@@ -232,12 +247,18 @@ uint64_t BoardLink::send_records(const std::function<bool(LinkRecord&)>& next, u
       }
       if (!records) {
         // No credit for the next record. With nothing in flight no ACK
-        // will come by itself: ask for the credit with an empty RECORDS
-        // frame (at most every 2 ms).
-        if (fl.empty() && ch_.now_us() - last_poll >= 2000) {
-          last_poll = ch_.now_us();
-          ++cnt_.credit_polls;
-        } else {
+        // will come by itself: ask for the credit by repeating the last
+        // RECORDS frame (its duplicate is ACKed with the current free; an
+        // empty RECORDS frame before the first one), at most every 2 ms.
+        if (!fl.empty() || ch_.now_us() - last_poll < 2000) break;
+        last_poll = ch_.now_us();
+        ++cnt_.credit_polls;
+        if (!last_frame.empty()) {
+          Pending p{static_cast<uint8_t>(seq_ - 1), last_frame, 0, 0};
+          p.sent_at = ch_.now_us();
+          send(p.bytes);
+          fl.push_back(std::move(p));
+          resend = fl.size();
           break;
         }
       }
@@ -246,6 +267,7 @@ uint64_t BoardLink::send_records(const std::function<bool(LinkRecord&)>& next, u
       sent_records += records;
       p.sent_at = ch_.now_us();
       send(p.bytes);
+      last_frame = p.bytes;
       fl.push_back(std::move(p));
       resend = fl.size();
       if (!records) break;

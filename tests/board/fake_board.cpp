@@ -71,10 +71,8 @@ void FakeBoard::rx(uint8_t byte, std::vector<uint8_t>& out) {
   if (parser_.push(byte) != FrameParser::Event::Frame) return;
   const Frame f = parser_.frame();
   const auto t = static_cast<Type>(f.type);
-  if (t == Type::Info) {
-    auto id = encode_info(cfg_.info);
-    for (size_t i = 0; i < 4; ++i) id[i] = static_cast<uint8_t>(cfg_.magic[i]);
-    answer(static_cast<uint8_t>(Type::InfoData), f.seq, id, out);
+  if (t == Type::Info && session_ == 0) {  // before OPEN: any seq, expect untouched
+    execute(f, out);
     return;
   }
   if (t == Type::Open) {
@@ -89,7 +87,7 @@ void FakeBoard::rx(uint8_t byte, std::vector<uint8_t>& out) {
     expect_ = static_cast<uint8_t>(f.seq + 1);
     std::vector<uint8_t> b;
     put_u16(b, free_bytes());
-    put_u8(b, 0);
+    put_u8(b, static_cast<uint8_t>((record_error_ ? 1 : 0) | (buf_.empty() ? 0 : 2)));
     last_type_ = f.type;
     answer(static_cast<uint8_t>(Type::Ack), f.seq, b, out);
     last_answer_.assign(out.end() - static_cast<long>(kHeaderBytes + 2 + 3 + kCrcBytes), out.end());
@@ -104,7 +102,7 @@ void FakeBoard::rx(uint8_t byte, std::vector<uint8_t>& out) {
     if (f.type == static_cast<uint8_t>(Type::Records) && last_type_ == f.type) {
       std::vector<uint8_t> b;
       put_u16(b, free_bytes());
-      put_u8(b, 0);
+      put_u8(b, static_cast<uint8_t>((record_error_ ? 1 : 0) | (buf_.empty() ? 0 : 2)));
       answer(static_cast<uint8_t>(Type::Ack), f.seq, b, out);
     } else {
       out.insert(out.end(), last_answer_.begin(), last_answer_.end());
@@ -173,12 +171,17 @@ void FakeBoard::execute(const Frame& f, std::vector<uint8_t>& out) {
   auto ack = [&] {
     std::vector<uint8_t> b;
     put_u16(b, free_bytes());
-    put_u8(b, 0);
+    put_u8(b, static_cast<uint8_t>((record_error_ ? 1 : 0) | (buf_.empty() ? 0 : 2)));
     answer(static_cast<uint8_t>(Type::Ack), seq, b, out);
   };
   auto error = [&](ErrorCode c) { answer(static_cast<uint8_t>(Type::Error), seq, {static_cast<uint8_t>(c)}, out); };
   Reader r(f.payload);
   switch (static_cast<Type>(f.type)) {
+    case Type::Info: {
+      auto id = encode_info(cfg_.info);
+      for (size_t i = 0; i < 4; ++i) id[i] = static_cast<uint8_t>(cfg_.magic[i]);
+      return answer(static_cast<uint8_t>(Type::InfoData), seq, id, out);
+    }
     case Type::RegWrite:
     case Type::RegRead: {
       const uint8_t id = r.u8(), addr = r.u8();
@@ -219,12 +222,21 @@ void FakeBoard::execute(const Frame& f, std::vector<uint8_t>& out) {
       Unit* u = unit(id);
       if (!u || !u->path) return nak(seq, NakReason::BadUnit, out);
       drain(0);
+      // The board starts the walk itself (HPT CMD.dump) and sends one entry
+      // per DUMP_DATA frame; a repeated DUMP runs the walk again.
       std::vector<uint8_t> all;
       model::PathProfiler::In in;
+      in.csr_we = true;
+      in.csr_addr = model::hpt_csr(model::HptCsr::Cmd);
+      in.csr_wdata = model::kHptCmdDump;
+      u->path->step(in);
+      in = {};
       in.dump_ready = true;
       for (unsigned guard = 0;; ++guard) {
         const auto o = u->path->step(in);
         if (o.dump_valid) {
+          put_u16(all, static_cast<uint16_t>(o.dump.set));
+          put_u8(all, static_cast<uint8_t>(o.dump.way));
           put_u32(all, o.dump.key.start);
           put_u8(all, o.dump.key.length);
           put_u32(all, o.dump.key.dirs);
@@ -235,14 +247,12 @@ void FakeBoard::execute(const Frame& f, std::vector<uint8_t>& out) {
       }
       const uint32_t crc = crc32(all.data(), all.size());
       if (cfg_.corrupt_dump && !all.empty()) all[all.size() / 2] ^= 0x10;
-      const size_t per = (kMaxPayload - 4) / kPathDumpEntryBytes;
       const size_t n = all.size() / kPathDumpEntryBytes;
-      for (size_t i = 0; i < n; i += per) {
+      for (size_t i = 0; i < n; ++i) {
         std::vector<uint8_t> b;
         put_u16(b, static_cast<uint16_t>(i));
-        const size_t k = std::min(per, n - i);
         b.insert(b.end(), all.begin() + static_cast<long>(i * kPathDumpEntryBytes),
-                 all.begin() + static_cast<long>((i + k) * kPathDumpEntryBytes));
+                 all.begin() + static_cast<long>((i + 1) * kPathDumpEntryBytes));
         answer(static_cast<uint8_t>(Type::DumpData), seq, b, out);
       }
       std::vector<uint8_t> e;

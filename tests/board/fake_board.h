@@ -18,9 +18,9 @@
 
 namespace hwprof::fake {
 
-/// Bytes of one path-profiler DUMP entry: start u32, length u8, dirs u32,
-/// acc u32 (set and way are implied by the order).
-inline constexpr size_t kPathDumpEntryBytes = 13;
+/// Bytes of one path-profiler DUMP entry (docs/boards.md): set u16, way u8,
+/// start u32, length u8, dirs u32, acc u32.
+inline constexpr size_t kPathDumpEntryBytes = 16;
 
 struct FakeBoardConfig {
   link::BoardInfo info;    ///< units: only kind 1 (path profiler) is modelled

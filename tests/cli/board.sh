@@ -111,7 +111,7 @@ stop_board
 # The host killed mid-stream (a paced line: 20000 records take about 1 s at
 # 1 Mbaud), then started again: a new session, the right profile.
 start_board --baud 1000000
-(timeout -s KILL 0.4 "$hwprof" -q board run --port "$pts" --json "$dir/small.trace" > "$dir/b.json") 2>/dev/null
+bash -c 'timeout -s KILL 0.4 "$0" -q board run --port "$1" --json "$2" > /dev/null' "$hwprof" "$pts" "$dir/small.trace" 2>/dev/null
 check reconnect.killed "$?" 137
 board "$dir/small.trace" > "$dir/b.json"
 check reconnect.rerun "$(cmp -s "$dir/b.json" "$dir/small.model" && echo same)" same
