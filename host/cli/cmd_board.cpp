@@ -7,8 +7,14 @@
 // prints exactly the report of `hwprof profile --engine model` for the same
 // unit and the board's parameters (INFO), with "engine": "board".
 #include <fmt/core.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -36,6 +42,9 @@ constexpr size_t kPathDumpEntryBytes = 16;
 struct BoardOpts {
   std::string port;
   uint32_t baud = 115200;
+  bool baud_given = false;
+  bool timeout_given = false;
+  uint32_t sim_baud = 3000000;  ///< board sim --baud
   unsigned timeout_ms = 200;
   unsigned retries = 10;
   bool retry_reset = false;
@@ -45,17 +54,80 @@ struct BoardOpts {
   std::string board;  ///< board sim BOARD
 };
 
-std::unique_ptr<link::Channel> open_port(const BoardOpts& o) {
-  if (o.port.rfind("sim:", 0) == 0)
-    throw std::runtime_error("--port " + o.port +
-                             ": the SystemC virtual board is not built in this version (docs/cli.md, \"board\"); "
-                             "use a serial port or a pseudo-terminal");
+/// The SystemC virtual board (sim/board_sc/hwprof_vboard): $HWPROF_VBOARD,
+/// else beside the build's hwprof, else on PATH.
+std::string vboard_path() {
+  if (const char* e = std::getenv("HWPROF_VBOARD")) return e;
+  char self[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = 0;
+    std::string d(self);
+    d = d.substr(0, d.rfind('/'));
+    for (const char* rel : {"/../../sim/board_sc/hwprof_vboard", "/hwprof_vboard"}) {
+      const std::string c = d + rel;
+      if (::access(c.c_str(), X_OK) == 0) return c;
+    }
+  }
+  return "hwprof_vboard";
+}
+
+/// A running virtual board: started with its pty path read from its stdout,
+/// stopped (SIGTERM) on destruction.
+struct VirtualBoard {
+  pid_t pid = -1;
+  std::string pts;
+  VirtualBoard(const std::string& board, uint32_t baud) {
+    if (board != "virtual")
+      throw std::runtime_error("sim:" + board + ": the SystemC virtual board models the path-profiler build only; "
+                               "use sim:virtual");
+    int fds[2];
+    if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
+    const std::string exe = vboard_path();
+    const std::string b = std::to_string(baud);
+    pid = ::fork();
+    if (pid == 0) {
+      ::dup2(fds[1], 1);
+      ::close(fds[0]);
+      ::close(fds[1]);
+      ::execlp(exe.c_str(), exe.c_str(), "--baud", b.c_str(), static_cast<char*>(nullptr));
+      std::fprintf(stderr, "hwprof: cannot run the virtual board %s: %s\n", exe.c_str(), std::strerror(errno));
+      ::_exit(127);
+    }
+    ::close(fds[1]);
+    char c;
+    while (::read(fds[0], &c, 1) == 1 && c != '\n') pts += c;
+    ::close(fds[0]);
+    if (pts.empty()) {
+      stop();
+      throw std::runtime_error("the virtual board (" + exe + ") did not start");
+    }
+  }
+  void stop() {
+    if (pid > 0) {
+      ::kill(pid, SIGTERM);
+      ::waitpid(pid, nullptr, 0);
+      pid = -1;
+    }
+  }
+  ~VirtualBoard() { stop(); }
+};
+
+/// The board's channel; `vb` holds a virtual board started for --port sim:BOARD.
+std::unique_ptr<link::Channel> open_port(const BoardOpts& o, std::unique_ptr<VirtualBoard>& vb) {
+  if (o.port.rfind("sim:", 0) == 0) {
+    const uint32_t baud = o.baud_given ? o.baud : 3000000;
+    vb = std::make_unique<VirtualBoard>(o.port.substr(4), baud);
+    return std::make_unique<link::SerialPort>(vb->pts, baud);
+  }
   return std::make_unique<link::SerialPort>(o.port, o.baud);
 }
 
 link::LinkOptions link_options(const BoardOpts& o) {
   link::LinkOptions l;
-  l.timeout_us = int64_t{o.timeout_ms} * 1000;
+  // The virtual board runs slower than real time: a longer default timeout.
+  const bool sim = o.port.rfind("sim:", 0) == 0;
+  l.timeout_us = int64_t{sim && !o.timeout_given ? 5000u : o.timeout_ms} * 1000;
   l.retries = o.retries;
   return l;
 }
@@ -82,7 +154,8 @@ nlohmann::json info_json(const link::BoardInfo& i, const std::string& port) {
 }
 
 void run_info(const BoardOpts& o) {
-  auto ch = open_port(o);
+  std::unique_ptr<VirtualBoard> vb;
+  auto ch = open_port(o, vb);
   BoardLink l(*ch, link_options(o));
   const auto i = l.info();
   if (o.json) {
@@ -127,18 +200,29 @@ std::function<bool(link::LinkRecord&)> link_source(const std::string& path, unsi
   };
 }
 
+/// What the record stream cost (printed on stderr, the link figures).
+struct StreamStats {
+  uint64_t records = 0, bytes = 0;
+  double seconds = 0;
+};
+
 /// The path profiler on the board: program, stream, drain, dump, read the counters.
 ProfilerRun board_path_run(BoardLink& l, const link::UnitInfo& u, const std::string& trace, const ProfilerOptions& cfg,
-                           uint64_t branches, Progress& p) {
+                           uint64_t branches, Progress& p, StreamStats& ss) {
   using model::HptCsr;
   using model::PathCsr;
   const unsigned aw = u.params.at(5);
   l.open();
   l.reg_write(u.unit, static_cast<uint8_t>(PathCsr::Ppcr), cfg.ppcr);
   l.reg_write(u.unit, static_cast<uint8_t>(model::hpt_csr(HptCsr::Ctrl)), cfg.hpt_ctrl);
+  const int64_t t0 = l.now_us();
+  const uint64_t b0 = l.counters().bytes_sent;
   const uint64_t sent =
       l.send_records(link_source(trace, aw, false), aw, [&](uint64_t n) { p.update(n, branches, "records"); });
   const auto fl = l.flush();
+  ss.records = sent;
+  ss.bytes = l.counters().bytes_sent - b0;
+  ss.seconds = double(l.now_us() - t0) * 1e-6;
   if (fl.records != static_cast<uint32_t>(sent))
     throw LinkError(LinkError::Kind::Protocol, fmt::format("the board counted {} records, the host sent {}",
                                                            fl.records, sent));
@@ -183,7 +267,8 @@ ProfilerRun board_path_run(BoardLink& l, const link::UnitInfo& u, const std::str
 }
 
 void run_board(BoardOpts& o, const Global& g) {
-  auto ch = open_port(o);
+  std::unique_ptr<VirtualBoard> vb;
+  auto ch = open_port(o, vb);
   BoardLink l(*ch, link_options(o));
   const auto info = l.info();
   if (o.unit != "path" && o.unit != "all")
@@ -213,8 +298,14 @@ void run_board(BoardOpts& o, const Global& g) {
   run_path(p, g, [&](const ProfilerOptions& cfg, uint64_t branches, Progress& prog) {
     for (;;) {
       try {
-        ProfilerRun r = board_path_run(l, *u, p.trace, cfg, branches, prog);
+        StreamStats ss;
+        ProfilerRun r = board_path_run(l, *u, p.trace, cfg, branches, prog, ss);
+        prog.finish();
         const auto& c = l.counters();
+        if (!g.quiet && ss.seconds > 0)
+          std::fprintf(stderr, "hwprof: board: %llu records streamed in %.3f s: %.0f records/s, %.2f link bytes per record\n",
+                       static_cast<unsigned long long>(ss.records), ss.seconds, double(ss.records) / ss.seconds,
+                       ss.records ? double(ss.bytes) / double(ss.records) : 0.0);
         if (!g.quiet && (c.retransmissions || c.crc_errors || c.noise_bytes || c.dump_retries))
           std::fprintf(stderr, "hwprof: link: %s\n", c.summary().c_str());
         return r;
@@ -235,9 +326,13 @@ void add_board_command(CLI::App& app, Global& g) {
   auto common = [o](CLI::App* c) {
     c->add_option("--port", o->port, "serial port or pseudo-terminal of the board (/dev/ttyUSB1, /dev/pts/N)")
         ->required();
-    c->add_option("--baud", o->baud, "line rate in bits/s (the board's BAUD)")->capture_default_str();
-    c->add_option("--timeout", o->timeout_ms, "answer timeout in ms (plus the frames' transmission time)")
+    c->add_option("--baud", o->baud, "line rate in bits/s (the board's BAUD; sim: 3000000 or 115200, default 3000000)")
+        ->capture_default_str()
+        ->each([o](const std::string&) { o->baud_given = true; });
+    c->add_option("--timeout", o->timeout_ms,
+                  "answer timeout in ms (plus the frames' transmission time; sim: default 5000)")
         ->check(CLI::Range(1u, 60000u))
+        ->each([o](const std::string&) { o->timeout_given = true; })
         ->capture_default_str();
     c->add_option("--retries", o->retries, "retransmissions of one frame before giving up")
         ->check(CLI::Range(0u, 1000u))
@@ -283,13 +378,21 @@ void add_board_command(CLI::App& app, Global& g) {
     run_board(*o, g);
   });
 
-  auto* sim = b->add_subcommand("sim", "start the SystemC virtual board and print its pseudo-terminal");
-  sim->add_option("BOARD", o->board, "board to model: icebreaker or ulx3s")
-      ->check(CLI::IsMember({"icebreaker", "ulx3s"}))
-      ->required();
+  auto* sim = b->add_subcommand("sim", "start the SystemC virtual board, print its pseudo-terminal and serve "
+                                       "until interrupted");
+  sim->add_option("BOARD", o->board, "board to model: virtual (the path-profiler build)")->required();
+  sim->add_option("--baud", o->sim_baud, "line rate: 3000000 or 115200")
+      ->check(CLI::IsMember({3000000u, 115200u}))
+      ->capture_default_str();
   sim->callback([o] {
-    throw std::runtime_error("board sim " + o->board +
-                             ": the SystemC virtual board is not built in this version (docs/cli.md, \"board\")");
+    if (o->board != "virtual")
+      throw std::runtime_error("board sim " + o->board +
+                               ": the SystemC virtual board models the path-profiler build only; use `board sim virtual`");
+    const std::string exe = vboard_path();
+    const std::string b = std::to_string(o->sim_baud);
+    std::fflush(stdout);
+    ::execlp(exe.c_str(), exe.c_str(), "--baud", b.c_str(), static_cast<char*>(nullptr));
+    throw std::runtime_error("cannot run the virtual board " + exe + ": " + std::strerror(errno));
   });
 }
 

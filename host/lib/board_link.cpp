@@ -38,8 +38,10 @@ void BoardLink::send(const std::vector<uint8_t>& f) {
 }
 
 bool BoardLink::receive(Frame& f, int64_t deadline_us) {
-  // The inter-byte timeout: 64 byte times, at least 2 ms (host scheduling).
-  const int64_t gap = std::max<int64_t>(2000, tx_time_us(kTimeoutByteTimes));
+  // The host's inter-byte timeout: a quarter of the answer timeout, at
+  // least 64 byte times (a board, or a simulated one, may send an answer's
+  // bytes slower than the line rate; a false SOF costs at most this).
+  const int64_t gap = std::max<int64_t>(opt_.timeout_us / 4, tx_time_us(kTimeoutByteTimes));
   for (;;) {
     while (rx_pos_ < rx_.size()) {
       const uint64_t disc = parser_.discarded;

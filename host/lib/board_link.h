@@ -95,6 +95,8 @@ class BoardLink {
 
   const LinkCounters& counters() const { return cnt_; }
   uint16_t session() const { return session_; }
+  /// The channel's clock (microseconds).
+  int64_t now_us() const { return ch_.now_us(); }
   bool is_open() const { return session_ != 0; }
 
  private:

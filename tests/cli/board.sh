@@ -141,6 +141,6 @@ check err.dump_crc.rc "$? $(wc -c < "$dir/b.json")" "1 0"
 contains err.dump_crc "$dir/e.txt" "dump of unit 0 failed after 3 tries (last: CRC-32 mismatch"
 stop_board
 "$hwprof" board run --port sim:ulx3s "$dir/small.trace" 2> "$dir/e.txt"
-contains err.sim "$dir/e.txt" "SystemC virtual board is not built"
+contains err.sim "$dir/e.txt" "sim:ulx3s: the SystemC virtual board models the path-profiler build only"
 
 exit $fail
