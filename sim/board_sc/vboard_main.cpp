@@ -120,6 +120,7 @@ struct VirtualBoard : sc_core::sc_module {
       rx.write(true);
       wait(bit);
       ++rx_bytes;
+      last_activity = wall_s();
     }
   }
 

@@ -17,6 +17,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -153,15 +154,21 @@ int main(int argc, char** argv) {
       line.push_back(b);
       ++tx_count;
     }
-    if (baud) {
-      line_ns = std::max(line_ns, now_us() * 1000) + static_cast<int64_t>(line.size()) * byte_us_x1000;
-      sleep_until(line_ns / 1000);
-    }
-    size_t off = 0;
-    while (off < line.size()) {
-      const ssize_t w = write(master, line.data() + off, line.size() - off);
-      if (w > 0) off += static_cast<size_t>(w);
-      else std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    // Paced in chunks of 32 bytes, each written when the line would have
+    // carried it.
+    for (size_t off = 0; off < line.size();) {
+      const size_t k = std::min<size_t>(32, line.size() - off);
+      if (baud) {
+        line_ns = std::max(line_ns, now_us() * 1000) + static_cast<int64_t>(k) * byte_us_x1000;
+        sleep_until(line_ns / 1000);
+      }
+      size_t done = 0;
+      while (done < k) {
+        const ssize_t w = write(master, line.data() + off + done, k - done);
+        if (w > 0) done += static_cast<size_t>(w);
+        else std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      off += k;
     }
     bytes.clear();
   };

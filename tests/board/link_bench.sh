@@ -6,7 +6,8 @@
 #  - the SystemC virtual board (sim/board_sc/), in simulated time: two runs
 #    of N1 < N2 records, (N2 - N1) / (T2 - T1) with T the simulated time of
 #    the whole session (the dump and register reads cancel out).
-# Usage: link_bench.sh HWPROF FAKE_BOARD VBOARD TRACES [115200-vboard]
+# Usage: link_bench.sh HWPROF FAKE_BOARD VBOARD TRACES [slow|only]
+# (slow: also the virtual board at 115200, some minutes; only: just that)
 set -uo pipefail
 hwprof=$1 fake=$2 vboard=$3 traces=$4 slow=${5:-}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/hwprof_bench.XXXXXX")
@@ -14,29 +15,36 @@ trap 'rm -rf "$dir"' EXIT
 "$hwprof" -q trace cat "$traces/gzip.hwpt.zst" > "$dir/all.trace"
 slice() { head -n $(($1 + 1)) "$dir/all.trace" > "$dir/s$1.trace"; echo "$dir/s$1.trace"; }
 
+n=0
 fake_rate() {  # baud records
   local t; t=$(slice "$2")
-  "$fake" --baud "$1" > "$dir/pts" 2>/dev/null &
+  n=$((n + 1))
+  "$fake" --baud "$1" > "$dir/pts$n" 2>/dev/null &
   local pid=$!
-  for _ in $(seq 200); do grep -q . "$dir/pts" 2>/dev/null && break; sleep 0.05; done
-  "$hwprof" board run --port "$(head -1 "$dir/pts")" --baud "$1" --json "$t" 2>&1 >/dev/null | grep "records streamed"
+  for _ in $(seq 200); do grep -q . "$dir/pts$n" 2>/dev/null && break; sleep 0.05; done
+  "$hwprof" board run --port "$(head -1 "$dir/pts$n")" --baud "$1" --json "$t" 2>&1 >/dev/null | grep "records streamed\|error"
   kill $pid; wait $pid 2>/dev/null
 }
 vboard_time() {  # baud records -> simulated seconds of the session
   local t; t=$(slice "$2")
-  "$vboard" --baud "$1" --exit-after-idle 1 > "$dir/pts" 2> "$dir/vb.err" &
+  n=$((n + 1))
+  "$vboard" --baud "$1" --exit-after-idle 2 > "$dir/pts$n" 2> "$dir/vb.err" &
   local pid=$!
-  for _ in $(seq 200); do grep -q . "$dir/pts" 2>/dev/null && break; sleep 0.05; done
-  "$hwprof" board run --port "$(head -1 "$dir/pts")" --baud "$1" --timeout 5000 --json "$t" 2> "$dir/host.err" > /dev/null
+  for _ in $(seq 200); do grep -q . "$dir/pts$n" 2>/dev/null && break; sleep 0.05; done
+  "$hwprof" board run --port "$(head -1 "$dir/pts$n")" --baud "$1" --timeout 30000 --json "$t" 2> "$dir/host.err" > /dev/null
   wait $pid
-  grep -o 'records streamed.*' "$dir/host.err" | sed "s/^/  (wall) /" >&2
+  grep -o 'records streamed.*\|error.*' "$dir/host.err" | sed "s/^/  (wall, $2 records) /" >&2
   sed -n 's/^hwprof_vboard: \([0-9.]*\) s simulated.*/\1/p' "$dir/vb.err"
 }
 
-echo "fake board, 115200 baud:   $(fake_rate 115200 5000)"
-echo "fake board, 3000000 baud:  $(fake_rate 3000000 100000)"
-for b in 3000000 ${slow:+115200}; do
-  if [ "$b" = 3000000 ]; then n1=1000 n2=4000; else n1=200 n2=800; fi
+if [ "$slow" != only ]; then
+  echo "fake board, 115200 baud:   $(fake_rate 115200 5000)"
+  echo "fake board, 3000000 baud:  $(fake_rate 3000000 100000)"
+fi
+bauds="3000000 ${slow:+115200}"
+[ "$slow" = only ] && bauds=115200
+for b in $bauds; do
+  if [ "$b" = 3000000 ]; then n1=1000 n2=4000; else n1=100 n2=500; fi
   t1=$(vboard_time $b $n1)
   t2=$(vboard_time $b $n2)
   echo "virtual board, $b baud: $(python3 -c "print('%.0f records/s in simulated time (%d - %d records: %.4f - %.4f s)' % (($n2-$n1)/($t2-$t1), $n2, $n1, $t2, $t1))")"
