@@ -5,7 +5,8 @@
 #    streamed, RECORDS + FLUSH, over wall time);
 #  - the SystemC virtual board (sim/board_sc/), in simulated time: two runs
 #    of N1 < N2 records, (N2 - N1) / (T2 - T1) with T the simulated time of
-#    the whole session (the dump and register reads cancel out).
+#    the whole session less its dump's line time (the fixed costs, INFO,
+#    OPEN, registers, cancel out).
 # Usage: link_bench.sh HWPROF FAKE_BOARD VBOARD TRACES [slow|only]
 # (slow: also the virtual board at 115200, some minutes; only: just that)
 set -uo pipefail
@@ -31,10 +32,15 @@ vboard_time() {  # baud records -> simulated seconds of the session
   "$vboard" --baud "$1" --exit-after-idle 2 > "$dir/pts$n" 2> "$dir/vb.err" &
   local pid=$!
   for _ in $(seq 200); do grep -q . "$dir/pts$n" 2>/dev/null && break; sleep 0.05; done
-  "$hwprof" board run --port "$(head -1 "$dir/pts$n")" --baud "$1" --timeout 30000 --json "$t" 2> "$dir/host.err" > /dev/null
+  "$hwprof" board run --port "$(head -1 "$dir/pts$n")" --baud "$1" --timeout 60000 --json "$t" 2> "$dir/host.err" > "$dir/b.json"
   wait $pid
   grep -o 'records streamed.*\|error.*' "$dir/host.err" | sed "s/^/  (wall, $2 records) /" >&2
-  sed -n 's/^hwprof_vboard: \([0-9.]*\) s simulated.*/\1/p' "$dir/vb.err"
+  # The session's simulated time less its dump (one 26-byte DUMP_DATA frame
+  # per valid HPT entry, whose number differs between the two runs).
+  local ts e
+  ts=$(sed -n 's/^hwprof_vboard: \([0-9.]*\) s simulated.*/\1/p' "$dir/vb.err")
+  e=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["hpt"]["valid_entries"])' "$dir/b.json")
+  python3 -c "print($ts - $e * 26 * 10 / $1)"
 }
 
 if [ "$slow" != only ]; then
