@@ -165,7 +165,7 @@ def main() -> int:
         return 2
 
     rep = json.loads((REPO / report).read_text())
-    fmax = {clk: {"achieved_mhz": round(v["achieved"], 2), "target_mhz": v["constraint"]}
+    fmax = {clk: {"achieved_mhz": round(v["achieved"], 2), "target_mhz": round(v["constraint"], 3)}
             for clk, v in rep.get("fmax", {}).items()}
     met = bool(fmax) and all(v["achieved_mhz"] >= v["target_mhz"] for v in fmax.values())
     util = {k: v for k, v in rep.get("utilization", {}).items() if v.get("used")}

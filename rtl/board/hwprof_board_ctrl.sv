@@ -5,10 +5,12 @@
 ///
 /// Frame ends (end_valid_i, good CRC) are decided in the cycle they arrive,
 /// in this order:
-///   1. the command machine is busy (a stop-and-wait command in progress) or
-///      the answer queue is full: the frame is dropped (its payload rolled
-///      back; the host's timeout resends it);
-///   2. OPEN (any seq): len 2 and a non-zero session, else NAK BadLength;
+///   1. the answer queue is full, or the command machine is busy (a
+///      stop-and-wait command in progress) and the frame is not OPEN: the
+///      frame is dropped (its payload rolled back; the host's timeout
+///      resends it);
+///   2. OPEN (any seq, in any state: it aborts a waiting command): len 2 and
+///      a non-zero session, else NAK BadLength;
 ///      sets session and expect = seq + 1, clears the counters, the buffer,
 ///      the decoder and the fan-out, resets the units for one cycle
 ///      (unit_rst_o), answers ACK;
@@ -209,7 +211,7 @@ module hwprof_board_ctrl #(
   );
 
   // ------------------------------------------------------- derived values
-  logic          drained, is_dup, seq_ok, type_ok, len_ok, unit_ok, ev;
+  logic          drained, is_dup, seq_ok, type_ok, len_ok, unit_ok, ev, abort;
   logic [7:0]    pl_unit, status;
   logic [UW-1:0] pl_u;
   logic [7:0]    exp_len;
@@ -217,11 +219,14 @@ module hwprof_board_ctrl #(
   assign pl_unit = pl_i[7:0];
   assign pl_u    = UW'(pl_unit);
   assign drained = (buf_empty_i && !dec_valid_i && !dec_busy_i) || dec_err_i;
-  assign status  = {6'd0, !buf_empty_i, dec_err_i};
+  assign status  = {6'd0, !(buf_empty_i && !dec_valid_i && !dec_busy_i), dec_err_i};
   assign seq_ok  = seq_i == expect_q;
   assign is_dup  = seq_i == expect_q - 8'd1;
   assign type_ok = type_i >= TypeInfo && type_i <= TypeLinkStatus;
-  assign ev      = end_valid_i && st_q == Idle && q_ready;
+  // OPEN is taken in any state (it aborts a waiting command); other frames
+  // only while the command machine is idle.
+  assign ev      = end_valid_i && (st_q == Idle || type_i == TypeOpen) && q_ready;
+  assign abort   = ev && type_i == TypeOpen;
 
   always_comb begin
     unique case (type_i)
@@ -413,7 +418,10 @@ module hwprof_board_ctrl #(
     end
 
     // ----------------------------------------------------- command machine
-    unique case (st_q)
+    // (an OPEN aborts it: back to Idle, nothing else this cycle)
+    if (abort) begin
+      st_d = Idle;
+    end else unique case (st_q)
       Drain: begin
         if (drained) begin
           unique case (cmd_type_q)

@@ -13,6 +13,7 @@
 #include "link_codec.h"
 #include "link_frames.h"
 #include "path_profiler.h"
+#include "phase_detector.h"
 #include "rec_decoder.h"
 #include "rxbuf.h"
 #include "uart.h"
@@ -98,6 +99,62 @@ class PathUnits : public Units {
   PathProfiler pp_;
 };
 
+/// The path profiler (index 0) and the BBV detector (index 1) (EnPath = 1,
+/// EnBbv = 1): BBV result entries as 7 bytes (phase u16, pred u16,
+/// distance u16, flags u8: changed, matched, scored, correct).
+class PathBbvUnits : public Units {
+ public:
+  PathBbvUnits(const PathUnits& path, const DetectorParams& bbv) : path_(path), bbv_(bbv) {}
+  size_t n() const override { return 2; }
+  void reset() override {
+    path_.reset();
+    bbv_.reset();
+  }
+  std::unique_ptr<Units> clone() const override { return std::make_unique<PathBbvUnits>(*this); }
+  std::vector<bool> takes_val() const override { return {false, false}; }
+  std::vector<uint8_t> dump_bytes() const override { return {16, 0}; }
+  std::vector<uint8_t> res_bytes() const override { return {0, 7}; }
+  FromUnits step(const ToUnits& in) override {
+    ToUnits p = in;
+    p.rec_valid = {in.rec_valid[0]};
+    p.csr_we = {in.csr_we[0]};
+    p.dump_start = {in.dump_start[0]};
+    p.dump_ready = {in.dump_ready[0]};
+    p.res_ready = {in.res_ready[0]};
+    const FromUnits fp = path_.step(p);
+    PhaseDetector::In b;
+    b.rec_valid = in.rec_valid[1];
+    b.rec_data = in.rec.br;
+    b.res_ready = in.res_ready[1];
+    b.csr_we = in.csr_we[1];
+    b.csr_addr = in.csr_addr & 15u;
+    b.csr_wdata = in.csr_wdata;
+    const PhaseDetector::Out ob = bbv_.step(b);
+    FromUnits f(2);
+    f.rec_ready = {fp.rec_ready[0], ob.rec_ready};
+    f.dump_valid = {fp.dump_valid[0], false};
+    f.dump_busy = {fp.dump_busy[0], false};
+    f.res_valid = {false, ob.res_valid};
+    f.csr_rdata = {fp.csr_rdata[0], ob.csr_rdata};
+    f.dump_data[0] = fp.dump_data[0];
+    Entry& e = f.res_data[1];
+    e.fill(0);
+    const DetectorResult& r = ob.res;
+    e[0] = static_cast<uint8_t>(r.phase);
+    e[1] = static_cast<uint8_t>(r.phase >> 8);
+    e[2] = static_cast<uint8_t>(r.predicted);
+    e[3] = static_cast<uint8_t>(r.predicted >> 8);
+    e[4] = static_cast<uint8_t>(r.distance);
+    e[5] = static_cast<uint8_t>(r.distance >> 8);
+    e[6] = static_cast<uint8_t>((r.changed ? 1 : 0) | (r.matched ? 2 : 0) | (r.scored ? 4 : 0) | (r.correct ? 8 : 0));
+    return f;
+  }
+
+ private:
+  PathUnits path_;
+  PhaseDetector bbv_;
+};
+
 /// hwprof_board_shell + hwprof_board_units (hwprof_board_core).
 class BoardCore {
  public:
@@ -135,6 +192,7 @@ class BoardCore {
   }
 
   const Units& units() const { return *units_; }
+  const Ctrl& ctrl() const { return ctrl_; }
 
   /// One rising edge with uart_rx_i = rx.
   Out step(bool rx) {

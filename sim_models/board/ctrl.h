@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "link_codec.h"
@@ -90,6 +91,11 @@ class Ctrl {
   /// Unit u's dump_ready is this and its dump_valid.
   bool dump_want(unsigned u) const { return st_ == DumpWait && dwait_ == 0 && unit_ == u; }
   uint16_t session() const { return session_; }
+  /// Debug view: state, dwait, expect.
+  std::string debug() const {
+    return "st " + std::to_string(int(st_)) + " lk " + std::to_string(int(lk_)) + " dwait " + std::to_string(dwait_) +
+           " expect " + std::to_string(expect_) + " res_pend " + std::to_string(res_pend_);
+  }
 
   /// One edge: returns the outputs of the cycle, commits the state.
   Out step(const In& in) {
@@ -107,11 +113,12 @@ class Ctrl {
     const uint8_t pl_unit = static_cast<uint8_t>(in.pl & 0xFF);
     const unsigned pl_u = pl_unit & umask();
     const bool drained = (in.buf_empty && !in.dec_valid && !in.dec_busy) || in.dec_err;
-    const uint8_t status = static_cast<uint8_t>((in.buf_empty ? 0 : 2) | (in.dec_err ? 1 : 0));
+    const uint8_t status = static_cast<uint8_t>(((in.buf_empty && !in.dec_valid && !in.dec_busy) ? 0 : 2) | (in.dec_err ? 1 : 0));
     const bool seq_ok = in.seq == expect_;
     const bool is_dup = in.seq == static_cast<uint8_t>(expect_ - 1);
     const bool type_ok = in.type >= 1 && in.type <= 9;
-    const bool ev = in.end_valid && st_ == Idle && q_ready;
+    const bool ev = in.end_valid && (st_ == Idle || in.type == 2) && q_ready;
+    const bool abort = ev && in.type == 2;
     uint8_t exp_len = 0;
     switch (in.type) {
       case 2: exp_len = 2; break;
@@ -234,7 +241,7 @@ class Ctrl {
             } else {
               res_unit = pl_u;
               rmax = static_cast<uint8_t>(in.pl >> 8);
-              dwait = 3;
+              dwait = 2;
               st = ResWait;
             }
             break;
@@ -253,7 +260,9 @@ class Ctrl {
       if (q_push && (q_in >> 16) == QNak) naks = static_cast<uint16_t>(naks_ + (naks_ != 0xFFFF));
     }
 
-    switch (st_) {
+    if (abort) {
+      st = Idle;
+    } else switch (st_) {
       case Drain:
         if (drained) {
           switch (cmd_type_) {
@@ -449,7 +458,7 @@ class Ctrl {
     b[0] = static_cast<uint8_t>(session_);
     b[1] = static_cast<uint8_t>(session_ >> 8);
     ext = ExtNone;
-    const uint8_t status = static_cast<uint8_t>((in.buf_empty ? 0 : 2) | (in.dec_err ? 1 : 0));
+    const uint8_t status = static_cast<uint8_t>(((in.buf_empty && !in.dec_valid && !in.dec_busy) ? 0 : 2) | (in.dec_err ? 1 : 0));
     auto put32 = [&](unsigned k, uint32_t v) {
       for (unsigned i = 0; i < 4; ++i) b[k + i] = static_cast<uint8_t>(v >> (8 * i));
     };

@@ -25,3 +25,13 @@ gtest_discover_tests(tb_board
   NO_PRETTY_VALUES
   PROPERTIES ENVIRONMENT "WAVE_DIR=${CMAKE_BINARY_DIR}/waves"
   DISCOVERY_TIMEOUT 60)
+# The path profiler and the BBV detector (results; two units on one stream).
+verilate(tb_board
+  PREFIX Vboard_core_pb
+  TOP_MODULE hwprof_board_core
+  DIRECTORY ${CMAKE_BINARY_DIR}/verilated/Vboard_core_pb
+  SOURCES ${BOARD_SOURCES}
+  TRACE_FST
+  VERILATOR_ARGS ${HWPROF_VERILATOR_ARGS} -GBoard=3 -GClkHz=460800 -GBaud=115200 -GRxBytes=64 -GEnPath=1 -GEnBbv=1
+    -GPathQueue=2 -GPathDepth=4 -GPathMaxLen=8 -GPathSets=4 -GPathWays=2
+    -GBbvCounters=4 -GBbvSigW=4 -GBbvEntries=2 -GBbvMarkov=4 -GBbvInterval=300 -GBbvThreshold=4)

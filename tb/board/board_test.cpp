@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <memory>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "Vboard_core_path.h"
+#include "Vboard_core_pb.h"
 #include "board_core.h"
 #include "link_codec.h"
 #include "path_profiler.h"
@@ -39,48 +41,47 @@ constexpr unsigned kRxBytes = 64;   // RxBytes
 constexpr unsigned kQueue = 2, kDepth = 4, kMaxLen = 8, kSets = 4, kWays = 2;
 constexpr unsigned kTmoClks = 640 * kCpb;
 
-link::BoardInfo expected_info() {
+constexpr unsigned kBbvCounters = 4, kBbvSigW = 4, kBbvEntries = 2, kBbvMarkov = 4, kBbvInterval = 300,
+                   kBbvThreshold = 4;
+
+link::BoardInfo expected_info(bool bbv = false) {
   link::BoardInfo bi;
   bi.board = 3;
   bi.clk_hz = 460800;
   bi.baud = 115200;
   bi.rxbuf = kRxBytes;
   bi.units.push_back({0, 1, {kQueue, kDepth, kMaxLen, kSets, kWays, 32}});
+  if (bbv) bi.units.push_back({1, 4, {kBbvCounters, kBbvSigW, kBbvEntries, kBbvMarkov, kBbvInterval, kBbvThreshold}});
   return bi;
 }
 
+std::unique_ptr<model::board::Units> units_model(bool bbv) {
+  PathUnits path(kQueue, kDepth, kMaxLen, kSets, kWays);
+  if (!bbv) return std::make_unique<PathUnits>(path);
+  model::DetectorParams p;
+  p.mode = model::DetectorMode::Bbv;
+  p.counters = kBbvCounters;
+  p.sig_w = kBbvSigW;
+  p.entries = kBbvEntries;
+  p.markov_entries = kBbvMarkov;
+  p.interval = kBbvInterval;
+  p.threshold = kBbvThreshold;
+  return std::make_unique<model::board::PathBbvUnits>(path, p);
+}
+
 /// The bench: RTL and model in lock step, a host double on the line.
+/// bbv: the path profiler and the BBV detector (Vboard_core_pb), else the
+/// path profiler alone (Vboard_core_path).
 class Bench {
  public:
-  explicit Bench(uint64_t seed, const std::string& name)
-      : seed_(seed),
-        h_(tb::SimEnv::from_env().options(), name, seed),
-        model_(BoardCore::Config{kCpb, kRxBytes, link::encode_info(expected_info())},
-               std::make_unique<PathUnits>(kQueue, kDepth, kMaxLen, kSets, kWays)) {
-    h_.top().uart_rx_i = 1;
-    h_.reset(3);
-    model_.reset();
-  }
-
-  /// Queue bytes on the host's TX (the board's RX line), gap idle bit times
-  /// before them.
-  void send_bytes(const std::vector<uint8_t>& bytes, unsigned gap_bits = 0) {
-    for (unsigned i = 0; i < gap_bits; ++i) line_.push_back(1);
-    for (uint8_t b : bytes) {
-      line_.push_back(0);
-      for (int i = 0; i < 8; ++i) line_.push_back((b >> i) & 1);
-      line_.push_back(1);
-    }
-  }
+  virtual ~Bench() = default;
+  virtual void send_bytes(const std::vector<uint8_t>& bytes, unsigned gap_bits = 0) = 0;
   void send(uint8_t type, uint8_t seq, const std::vector<uint8_t>& payload, unsigned gap_bits = 0) {
     send_bytes(link::build_frame(type, seq, payload), gap_bits);
   }
-  /// Idle line for n clocks.
-  void idle(uint64_t n) { run_until([] { return false; }, n); }
-
-  /// Runs until a frame arrives (or max_clocks pass); returns whether one did.
+  void idle(uint64_t n) { run(n, false); }
   bool next_frame(link::Frame& f, uint64_t max_clocks = 200000) {
-    run_until([&] { return !frames_.empty(); }, max_clocks);
+    run(max_clocks, true);
     if (frames_.empty()) return false;
     f = frames_.front();
     frames_.pop_front();
@@ -91,21 +92,47 @@ class Bench {
     EXPECT_TRUE(next_frame(f, max_clocks)) << "no answer within " << max_clocks << " clocks";
     return f;
   }
-  /// Sends a frame and returns the board's answer.
   link::Frame request(uint8_t type, uint8_t seq, const std::vector<uint8_t>& payload) {
     send(type, seq, payload);
     return expect_frame();
   }
-  bool idle_line() const { return line_.empty(); }
-  uint64_t cycle() const { return cycle_; }
-  bool failed() const { return failed_; }
-  const link::FrameParser& parser() const { return parser_; }
+  virtual bool failed() const = 0;
 
-  template <typename Pred>
-  void run_until(Pred done, uint64_t max_clocks) {
+ protected:
+  /// Runs max_clocks, or until a frame arrives when until_frame.
+  virtual void run(uint64_t max_clocks, bool until_frame) = 0;
+  std::deque<link::Frame> frames_;
+};
+
+template <typename V>
+class BenchT : public Bench {
+ public:
+  BenchT(uint64_t seed, const std::string& name, bool bbv)
+      : seed_(seed),
+        n_(bbv ? 2 : 1),
+        h_(tb::SimEnv::from_env().options(), name, seed),
+        model_(BoardCore::Config{kCpb, kRxBytes, link::encode_info(expected_info(bbv))}, units_model(bbv)) {
+    h_.top().uart_rx_i = 1;
+    h_.reset(3);
+    model_.reset();
+  }
+
+  /// Queue bytes on the host's TX (the board's RX line), gap idle bit times
+  /// before them.
+  void send_bytes(const std::vector<uint8_t>& bytes, unsigned gap_bits = 0) override {
+    for (unsigned i = 0; i < gap_bits; ++i) line_.push_back(1);
+    for (uint8_t b : bytes) {
+      line_.push_back(0);
+      for (int i = 0; i < 8; ++i) line_.push_back((b >> i) & 1);
+      line_.push_back(1);
+    }
+  }
+  bool failed() const override { return failed_; }
+
+ protected:
+  void run(uint64_t max_clocks, bool until_frame) override {
     for (uint64_t i = 0; i < max_clocks && !failed_; ++i) {
-      if (done() && line_.empty()) return;
-      if (done()) return;
+      if (until_frame && !frames_.empty()) return;
       step();
     }
   }
@@ -125,6 +152,9 @@ class Bench {
     h_.eval();
     const bool rtl_tx = t.uart_tx_o;
     const ToUnits rtl = rtl_to_units();
+    if (std::getenv("BOARD_DEBUG") && cycle_ + 12 > std::strtoull(std::getenv("BOARD_DEBUG"), nullptr, 10) &&
+        cycle_ < std::strtoull(std::getenv("BOARD_DEBUG"), nullptr, 10) + 2)
+      std::fprintf(stderr, "cycle %llu model %s\n", (unsigned long long)cycle_, model_.ctrl().debug().c_str());
     const BoardCore::Out m = model_.step(rx);
     compare(rtl_tx, rtl, m);
     h_.tick();
@@ -136,7 +166,12 @@ class Bench {
     auto& t = h_.top();
     ToUnits r;
     r.unit_rst = t.probe_unit_rst_o;
-    r.rec_valid = {bool(t.probe_rec_valid_o & 1)};
+    auto bitv = [&](uint32_t v) {
+      std::vector<bool> out(n_);
+      for (size_t u = 0; u < n_; ++u) out[u] = (v >> u) & 1;
+      return out;
+    };
+    r.rec_valid = bitv(t.probe_rec_valid_o);
     // board_rec_t: {is_val, br(97 bits), value 32, weight 16} = 146 bits,
     // packed MSB first: weight at bits 15:0.
     const auto& w = t.probe_rec_data_o;  // VlWide<5>
@@ -159,12 +194,12 @@ class Bench {
     r.rec.br.pc = static_cast<uint32_t>(bits(109, 32));
     r.rec.br.kind = static_cast<uint8_t>(bits(141, 3));
     r.rec.val = bits(144, 1) != 0;
-    r.csr_we = {bool(t.probe_csr_we_o & 1)};
+    r.csr_we = bitv(t.probe_csr_we_o);
     r.csr_addr = t.probe_csr_addr_o;
     r.csr_wdata = t.probe_csr_wdata_o;
-    r.dump_start = {bool(t.probe_dump_start_o & 1)};
-    r.dump_ready = {bool(t.probe_dump_ready_o & 1)};
-    r.res_ready = {bool(t.probe_res_ready_o & 1)};
+    r.dump_start = bitv(t.probe_dump_start_o);
+    r.dump_ready = bitv(t.probe_dump_ready_o);
+    r.res_ready = bitv(t.probe_res_ready_o);
     return r;
   }
 
@@ -176,8 +211,16 @@ class Bench {
     const ToUnits& e = m.to;
     chk("uart_tx_o", rtl_tx, m.tx);
     chk("unit_rst", r.unit_rst, e.unit_rst);
-    chk("rec_valid", r.rec_valid[0], e.rec_valid[0]);
-    if (e.rec_valid[0]) {
+    bool any_valid = false;
+    for (size_t u = 0; u < n_; ++u) {
+      chk("rec_valid", r.rec_valid[u], e.rec_valid[u]);
+      chk("csr_we", r.csr_we[u], e.csr_we[u]);
+      chk("dump_start", r.dump_start[u], e.dump_start[u]);
+      chk("dump_ready", r.dump_ready[u], e.dump_ready[u]);
+      chk("res_ready", r.res_ready[u], e.res_ready[u]);
+      any_valid = any_valid || e.rec_valid[u];
+    }
+    if (any_valid) {
       chk("rec.val", r.rec.val, e.rec.val);
       if (e.rec.val) {
         chk("rec.value", r.rec.value, e.rec.value);
@@ -192,12 +235,8 @@ class Bench {
         chk("rec.events", r.rec.br.events, e.rec.br.events);
       }
     }
-    chk("csr_we", r.csr_we[0], e.csr_we[0]);
     chk("csr_addr", r.csr_addr, e.csr_addr);
-    if (e.csr_we[0]) chk("csr_wdata", r.csr_wdata, e.csr_wdata);
-    chk("dump_start", r.dump_start[0], e.dump_start[0]);
-    chk("dump_ready", r.dump_ready[0], e.dump_ready[0]);
-    chk("res_ready", r.res_ready[0], e.res_ready[0]);
+    chk("csr_wdata", r.csr_wdata, e.csr_wdata);
     if (!err.empty() && !failed_) {
       failed_ = true;
       h_.flush();
@@ -240,14 +279,14 @@ class Bench {
   }
 
   uint64_t seed_;
-  sim::Harness<Vboard_core_path> h_;
+  size_t n_;
+  sim::Harness<V> h_;
   BoardCore model_;
   std::deque<uint8_t> line_;
   unsigned bit_clk_ = 0;
   uint64_t cycle_ = 0;
   bool failed_ = false;
   link::FrameParser parser_;
-  std::deque<link::Frame> frames_;
   int hs_ = 0;
   unsigned hc_ = 0, hb_ = 0;
   uint8_t hbyte_ = 0;
@@ -398,7 +437,7 @@ std::vector<model::BranchRecord> gen(uint64_t seed, size_t n) {
 }
 
 TEST(BoardShell, InfoBeforeOpenAndNoSession) {
-  Bench b(tb::SimEnv::from_env().seed, "board_info");
+  BenchT<Vboard_core_path> b(tb::SimEnv::from_env().seed, "board_info", false);
   link::Frame f = b.request(0x01, 7, {});
   ASSERT_EQ(f.type, 0x81);
   EXPECT_EQ(f.seq, 7);
@@ -418,7 +457,7 @@ TEST(BoardShell, InfoBeforeOpenAndNoSession) {
 }
 
 TEST(BoardShell, OpenRegWriteReadAndNaks) {
-  Bench b(tb::SimEnv::from_env().seed, "board_regs");
+  BenchT<Vboard_core_path> b(tb::SimEnv::from_env().seed, "board_regs", false);
   open(b, 40);
   uint8_t seq = 41;
   // HPT CTRL (word 16): write, read back.
@@ -473,10 +512,10 @@ TEST(BoardShell, OpenRegWriteReadAndNaks) {
 
 TEST(BoardShell, RecordsThroughTheShellGiveTheDirectDump) {
   const uint64_t seed = tb::SimEnv::from_env().seed;
-  Bench b(seed, "board_records");
+  BenchT<Vboard_core_path> b(seed, "board_records", false);
   open(b, 0);
   uint8_t seq = 1;
-  const auto recs = gen(seed, 600);
+  const auto recs = gen(seed, 400);
   stream(b, seq, recs, 40);
   link::Frame f = b.request(0x06, seq++, {});
   ASSERT_EQ(f.type, 0x86);
@@ -497,7 +536,7 @@ TEST(BoardShell, RecordsThroughTheShellGiveTheDirectDump) {
 
 TEST(BoardShell, WrongCrcDuplicateNoiseAndTimeoutNeverApplyRecordsTwice) {
   const uint64_t seed = tb::SimEnv::from_env().seed;
-  Bench b(seed, "board_faults");
+  BenchT<Vboard_core_path> b(seed, "board_faults", false);
   open(b, 200);
   uint8_t seq = 201;
   std::mt19937_64 rng(seed);
@@ -578,7 +617,7 @@ TEST(BoardShell, WrongCrcDuplicateNoiseAndTimeoutNeverApplyRecordsTwice) {
 }
 
 TEST(BoardShell, RecordErrorStopsRecordsUntilOpen) {
-  Bench b(tb::SimEnv::from_env().seed, "board_recerr");
+  BenchT<Vboard_core_path> b(tb::SimEnv::from_env().seed, "board_recerr", false);
   open(b, 0);
   // tag kind 7
   link::Frame f = b.request(0x05, 1, {0x07, 0, 0, 0, 0});
@@ -601,7 +640,7 @@ TEST(BoardShell, RecordErrorStopsRecordsUntilOpen) {
 
 TEST(BoardShell, BackToBackRecordsFramesWithCredit) {
   const uint64_t seed = tb::SimEnv::from_env().seed;
-  Bench b(seed, "board_b2b");
+  BenchT<Vboard_core_path> b(seed, "board_b2b", false);
   open(b, 0);
   // Frames back to back (up to 8 unanswered) while credit allows.
   const auto recs = gen(seed + 7, 400);
@@ -650,6 +689,173 @@ TEST(BoardShell, BackToBackRecordsFramesWithCredit) {
   const auto direct = direct_dump(recs);
   ASSERT_EQ(d.entries.size(), direct.size());
   for (size_t i = 0; i < direct.size(); ++i) EXPECT_TRUE(d.entries[i] == direct[i]) << "entry " << i;
+  EXPECT_FALSE(b.failed());
+}
+
+}  // namespace
+
+namespace {
+
+/// RESULTS of unit 1 until count 0; appends the entries.
+void poll_results(Bench& b, uint8_t& seq, std::vector<model::DetectorResult>& out) {
+  for (;;) {
+    const link::Frame f = b.request(0x08, seq++, {1, 8});
+    if (b.failed() || f.type != 0x89) {
+      ADD_FAILURE() << "expected RESULT_DATA, got type " << int(f.type);
+      return;
+    }
+    const uint8_t count = f.payload.at(2);
+    EXPECT_EQ(f.payload.at(3), count);
+    if (count == 0) return;
+    EXPECT_EQ(f.payload.size(), 4u + 7u);
+    model::DetectorResult r;
+    r.phase = rd16(f, 4);
+    r.predicted = rd16(f, 6);
+    r.distance = rd16(f, 8);
+    const uint8_t fl = f.payload.at(10);
+    r.changed = fl & 1;
+    r.matched = (fl >> 1) & 1;
+    r.scored = (fl >> 2) & 1;
+    r.correct = (fl >> 3) & 1;
+    out.push_back(r);
+  }
+}
+
+std::vector<model::DetectorResult> direct_results(const std::vector<model::BranchRecord>& recs) {
+  model::DetectorParams p;
+  p.mode = model::DetectorMode::Bbv;
+  p.counters = kBbvCounters;
+  p.sig_w = kBbvSigW;
+  p.entries = kBbvEntries;
+  p.markov_entries = kBbvMarkov;
+  p.interval = kBbvInterval;
+  p.threshold = kBbvThreshold;
+  model::PhaseDetector det(p);
+  std::vector<model::DetectorResult> out;
+  size_t k = 0;
+  for (int guard = 0; guard < 10000000 && (k < recs.size() || guard < int(recs.size()) * 4 + 20000); ++guard) {
+    model::PhaseDetector::In in;
+    in.rec_valid = k < recs.size();
+    if (in.rec_valid) in.rec_data = recs[k];
+    in.res_ready = true;
+    const auto o = det.step(in);
+    if (o.res_valid) out.push_back(o.res);
+    if (in.rec_valid && o.rec_ready) ++k;
+  }
+  return out;
+}
+
+TEST(BoardShell, BbvResultsThroughTheShellEqualTheDetectorFedDirectly) {
+  const uint64_t seed = tb::SimEnv::from_env().seed;
+  BenchT<Vboard_core_pb> b(seed, "board_bbv", true);
+  link::Frame f = b.request(0x01, 0, {});
+  ASSERT_EQ(f.type, 0x81);
+  link::BoardInfo bi;
+  std::string err;
+  ASSERT_TRUE(link::decode_info(f.payload.data() + 2, f.payload.size() - 2, bi, err)) << err;
+  EXPECT_TRUE(bi == expected_info(true));
+  open(b, 0);
+  uint8_t seq = 1;
+  const auto recs = gen(seed + 3, 120);
+  link::RecordEncoder enc;
+  std::vector<model::DetectorResult> got;
+  std::vector<uint8_t> last;
+  size_t i = 0;
+  uint16_t credit = kRxBytes;
+  uint8_t status = 0;
+  // Credit poll: the last RECORDS frame again (a duplicate: ACK, not applied).
+  auto poll_credit = [&] {
+    const link::Frame a = b.request(0x05, static_cast<uint8_t>(seq - 1), last);
+    EXPECT_EQ(a.type, 0x82);
+    if (a.type == 0x82) {
+      credit = rd16(a, 2);
+      status = a.payload.at(4);
+    }
+  };
+  while (i < recs.size() && !b.failed()) {
+    std::vector<uint8_t> pay;
+    size_t j = i;
+    link::RecordEncoder trial = enc;
+    while (j < recs.size() && pay.size() < 16) {
+      link::LinkRecord x;
+      x.br = recs[j++];
+      trial.encode(x, pay);
+    }
+    // The detector stalls while its result waits: take results, ask credit.
+    while (pay.size() > credit && !b.failed()) {
+      poll_results(b, seq, got);
+      b.idle(300);
+      poll_credit();
+    }
+    f = b.request(0x05, seq, pay);
+    ASSERT_EQ(f.type, 0x82) << "seq " << int(seq);
+    ++seq;
+    last = pay;
+    enc = trial;
+    i = j;
+    credit = rd16(f, 2);
+    poll_results(b, seq, got);
+  }
+  // Until every record has entered the units (ACK status bit 1 clear).
+  for (int k = 0; k < 200 && !b.failed(); ++k) {
+    poll_results(b, seq, got);
+    b.idle(300);
+    poll_credit();
+    if (!(status & 2)) break;
+  }
+  EXPECT_FALSE(status & 2);
+  f = b.request(0x06, seq++, {});
+  ASSERT_EQ(f.type, 0x86);
+  EXPECT_EQ(rd32(f, 2), recs.size());
+  for (int k = 0; k < 4; ++k) {
+    b.idle(2000);
+    poll_results(b, seq, got);
+  }
+  const auto direct = direct_results(recs);
+  ASSERT_GE(direct.size(), 3u);
+  for (size_t k = 0; k < std::min(got.size(), direct.size()); ++k)
+    EXPECT_TRUE(got[k] == direct[k]) << "result " << k << ": board " << got[k].str() << " direct " << direct[k].str();
+  ASSERT_EQ(got.size(), direct.size());
+  EXPECT_FALSE(b.failed());
+}
+
+TEST(BoardShell, OpenAbortsAFlushBlockedByAnUntakenResult) {
+  const uint64_t seed = tb::SimEnv::from_env().seed;
+  BenchT<Vboard_core_pb> b(seed, "board_abort", true);
+  open(b, 0);
+  uint8_t seq = 1;
+  const auto recs = gen(seed + 5, 300);
+  link::RecordEncoder enc;
+  // Stream without taking results: the detector stalls, the buffer fills.
+  size_t i = 0;
+  bool full = false;
+  while (i < recs.size() && !full && !b.failed()) {
+    std::vector<uint8_t> pay;
+    while (i < recs.size() && pay.size() < 16) {
+      link::LinkRecord x;
+      x.br = recs[i++];
+      enc.encode(x, pay);
+    }
+    link::Frame f = b.request(0x05, seq, pay);
+    if (f.type == 0xFE) {
+      EXPECT_EQ(f.payload.at(3), 2);  // NoRoom
+      full = true;
+      break;
+    }
+    ASSERT_EQ(f.type, 0x82);
+    ++seq;
+    if (rd16(f, 2) < 16) full = true;
+  }
+  ASSERT_TRUE(full);
+  // FLUSH cannot complete: no answer; a second FLUSH is dropped too.
+  b.send(0x06, seq, {});
+  link::Frame f;
+  EXPECT_FALSE(b.next_frame(f, 20000));
+  // OPEN aborts it and resets the units.
+  open(b, 50, 0x4242);
+  f = b.request(0x06, 51, {});
+  ASSERT_EQ(f.type, 0x86);
+  EXPECT_EQ(rd32(f, 2), 0u);
   EXPECT_FALSE(b.failed());
 }
 

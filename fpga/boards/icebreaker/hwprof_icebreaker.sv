@@ -17,7 +17,10 @@ module hwprof_icebreaker #(
   parameter int unsigned EnBbv  = 1,
   /// RAP engine size (docs/boards.md).
   parameter int unsigned RapGroups = 31,
-  parameter int unsigned RapQueue = 1024
+  parameter int unsigned RapQueue = 1024,
+  /// BBV detector size (docs/boards.md).
+  parameter int unsigned BbvCounters = 16,
+  parameter int unsigned BbvEntries = 16
 ) (
   /// Board clock, 12 MHz.
   input  wire logic clk_12mhz,
@@ -50,7 +53,9 @@ module hwprof_icebreaker #(
     .EnDcr    (EnDcr),
     .EnBbv    (EnBbv),
     .RapGroups(RapGroups),
-    .RapQueue (RapQueue)
+    .RapQueue (RapQueue),
+    .BbvCounters(BbvCounters),
+    .BbvEntries(BbvEntries)
   ) u_core (
     .clk_i             (clk_12mhz),
     .rst_ni            (rst_n),

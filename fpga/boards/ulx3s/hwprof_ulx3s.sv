@@ -17,7 +17,10 @@ module hwprof_ulx3s #(
   parameter int unsigned EnBbv  = 1,
   /// RAP engine size (docs/boards.md).
   parameter int unsigned RapGroups = 31,
-  parameter int unsigned RapQueue = 1024
+  parameter int unsigned RapQueue = 1024,
+  /// BBV detector size (docs/boards.md).
+  parameter int unsigned BbvCounters = 32,
+  parameter int unsigned BbvEntries = 32
 ) (
   /// Board clock, 25 MHz.
   input  wire logic clk_25mhz,
@@ -50,7 +53,9 @@ module hwprof_ulx3s #(
     .EnDcr    (EnDcr),
     .EnBbv    (EnBbv),
     .RapGroups(RapGroups),
-    .RapQueue (RapQueue)
+    .RapQueue (RapQueue),
+    .BbvCounters(BbvCounters),
+    .BbvEntries(BbvEntries)
   ) u_core (
     .clk_i             (clk_25mhz),
     .rst_ni            (rst_n),
