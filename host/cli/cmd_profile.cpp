@@ -16,6 +16,7 @@
 #include "branch_queue_rtl.h"
 #include "commands.h"
 #include "hpt_algo.h"
+#include "profile_opts.h"
 #include "profile_phase.h"
 #include "profiler_run.h"
 #include "profile_rap.h"
@@ -28,34 +29,6 @@ namespace hwprof::cli {
 
 namespace {
 
-struct ProfileOpts {
-  std::string unit = "queue";
-  std::string engine = "model";
-  std::string trace;
-  unsigned depth = 4;
-  unsigned width = 4;
-  std::vector<unsigned> latency = {1, 5, 2, 3, 5};
-  bool json = false;
-  uint64_t seed = 1;
-  std::string wave;  ///< --wave FILE (rtl)
-  // --unit path
-  std::string mode = "bl";
-  unsigned max_ext = 1;
-  unsigned stack_depth = 16;
-  unsigned max_len = 32;
-  unsigned sets = 128;
-  unsigned ways = 4;
-  std::string policy = "erode";
-  std::string index = "plb";
-  unsigned skew = 1;
-  std::string metric = "freq";
-  size_t top = 20;
-  bool top_given = false;
-  // --unit phase (profile_phase.h)
-  PhaseProfileOpts phase;
-  // --unit rap (profile_rap.h)
-  RapProfileOpts rap;
-};
 
 void run_queue(const ProfileOpts& o, const Global& g) {
   trace::Info info;
@@ -143,7 +116,9 @@ uint64_t branch_records(const std::string& trace, const Global& g) {
   return info.records - info.kinds[static_cast<int>(trace::Kind::Val)];
 }
 
-void run_path(const ProfileOpts& o, const Global& g) {
+}  // namespace
+
+void run_path(const ProfileOpts& o, const Global& g, const PathEngine& engine) {
   const uint64_t branches = branch_records(o.trace, g);
   model::HptCtrl ctrl;
   ctrl.index = model::HptCtrl::parse_index(o.index);
@@ -159,7 +134,7 @@ void run_path(const ProfileOpts& o, const Global& g) {
   cfg.hpt_ctrl = ctrl.pack();
 
   Progress p("profile path " + o.engine, g.quiet);
-  ProfilerRun run = run_path_profiler(o.trace, o.engine, cfg, o.seed, branches, p);
+  ProfilerRun run = engine ? engine(cfg, branches, p) : run_path_profiler(o.trace, o.engine, cfg, o.seed, branches, p);
   p.finish();
   if (!run.exact) {
     // The engine did not see the descriptor stream: the exact profile from
@@ -290,8 +265,6 @@ void run_path(const ProfileOpts& o, const Global& g) {
   }
   if (shown < hot.size()) fmt::print("  ... {} more entries (--top 0 shows all)\n", hot.size() - shown);
 }
-
-}  // namespace
 
 void add_profile_command(CLI::App& app, Global& g) {
   auto o = std::make_shared<ProfileOpts>();
