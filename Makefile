@@ -49,7 +49,7 @@ help:
 	@echo "make synth-quick  the small cores' target rows, one seed (CI)"
 	@echo "make synth-all    every core with a synth target on all four devices (SEEDS=)"
 	@echo "make sanitize the C++ (models, CLI, their tests, fuzz regressions) under ASan + UBSan"
-	@echo "make fuzz     libFuzzer on every reader, FUZZ_S=60 seconds each (HARNESS=trace,champsim,loadmap,elf)"
+	@echo "make fuzz     libFuzzer on every reader, FUZZ_S=60 seconds each (HARNESS=trace,champsim,loadmap,elf,link)"
 	@echo "make formal   SymbiYosys proofs of the primitives and the planted-bug checks (FORMAL=flow,...)"
 	@echo "make fpga BOARD=ulx3s|icebreaker [DEVICE=85f|25f|12f] [UNITS=path,rap,dcr,bbv] [BAUD=115200]"
 	@echo "              board bitstream and build/fpga/<board>/report.json; fails when timing is not met (docs/boards.md)"
@@ -142,7 +142,7 @@ synth-all: deps-venv
 # fails; the Verilated RTL inside the CLI keeps the normal flags.
 SAN_BUILD   ?= build-san
 SANITIZERS  ?= address,undefined
-SAN_TARGETS := hwprof model_tests fuzz_trace_replay fuzz_champsim_replay fuzz_loadmap_replay fuzz_elf_replay
+SAN_TARGETS := hwprof model_tests fuzz_trace_replay fuzz_champsim_replay fuzz_loadmap_replay fuzz_elf_replay fuzz_link_replay
 sanitize: deps-apt
 	cmake -S . -B $(SAN_BUILD) -G Ninja $(CMAKE_FLAGS) -DHWPROF_VENV=$(abspath $(VENV)) \
 	  -DHWPROF_SANITIZE=$(SANITIZERS)
@@ -155,7 +155,7 @@ sanitize: deps-apt
 # and names the input to add to fuzz/corpus/<harness>/ as a regression.
 FUZZ_BUILD  ?= build-fuzz
 FUZZ_S      ?= 60
-HARNESS     ?= trace,champsim,loadmap,elf
+HARNESS     ?= trace,champsim,loadmap,elf,link
 fuzz: deps-fuzz
 	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
 	  -DHWPROF_VENV=$(abspath $(VENV)) -DHWPROF_FUZZ=ON -DHWPROF_SANITIZE=$(SANITIZERS)
