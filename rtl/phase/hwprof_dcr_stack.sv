@@ -99,6 +99,17 @@ module hwprof_dcr_stack #(
   input  wire logic                     busy_i,
   /// The record.
   input  wire hwprof_pkg::branch_rec_t  rec_i,
+  // Pre-decoded from rec_i (registered with it by the tracker's input
+  // buffer, so that no adder or magnitude compare of the record lies on the
+  // outcome paths).
+  /// next = taken ? target : pc + ilen.
+  input  wire logic [31:0]              next_i,
+  /// A taken br/jmp with target <= pc.
+  input  wire logic                     backward_i,
+  /// tag(target).
+  input  wire logic [7:0]               ttag_i,
+  /// tag(pc + ilen): the return address's tag.
+  input  wire logic [7:0]               rtag_i,
   /// The record's scan is over: it commits at this edge when rec_valid_i and
   /// not hold_i.
   output logic                          done_o,
@@ -169,10 +180,6 @@ module hwprof_dcr_stack #(
     hash_step = (rotl(h, 5) ^ a) + (rotl(b, 16) ^ (func ? FuncSalt : LoopSalt));
   endfunction
 
-  function automatic logic [TagW-1:0] tag(input logic [31:0] x);
-    tag = x[7:0] ^ x[15:8] ^ x[23:16] ^ x[31:24];
-  endfunction
-
   // ------------------------------------------------------------------ state
   logic [DepthW-1:0]  size_q, size_d;
   logic               skip_q, skip_d, ovf_q, ovf_d;
@@ -239,10 +246,9 @@ module hwprof_dcr_stack #(
 
   assign is_call = (rec_i.kind == KindCall) || (rec_i.kind == KindIcall);
   assign is_ret = (rec_i.kind == KindRet);
-  assign is_backward = ((rec_i.kind == KindBr) || (rec_i.kind == KindJmp)) && rec_i.taken &&
-                       (rec_i.target <= rec_i.pc);
-  assign next = rec_i.taken ? rec_i.target : rec_i.pc + 32'(rec_i.ilen);
-  assign ttag = tag(rec_i.target);
+  assign is_backward = backward_i;
+  assign next = next_i;
+  assign ttag = ttag_i;
   assign step = rec_valid_i && !hold_i;
   assign commit = step && done_o;
   assign first = !scan_q;
@@ -459,9 +465,10 @@ module hwprof_dcr_stack #(
   assign recursion_o = do_rec;
   assign resync_o = do_resync;
 
-  // The record's instruction count and events are not used by the stack.
+  // The record's instruction count, events and taken bit are not used here
+  // (next_i and backward_i carry what the stack needs of taken).
   logic unused_rec;
-  assign unused_rec = ^{rec_i.insns, rec_i.events};
+  assign unused_rec = ^{rec_i.insns, rec_i.events, rec_i.taken};
 
   // The highest set bit of vec_high (one-hot), through the bit reversal.
   logic [Depth-1:0]   vh_rev, vh_rev_low, hi_bit;
@@ -598,7 +605,7 @@ module hwprof_dcr_stack #(
           func_q[i] <= push_func;
           // (Loop entries' tags are never looked at.)
           btag_q[i] <= ttag;
-          rtag_q[i] <= tag(rec_i.pc + 32'(rec_i.ilen));
+          rtag_q[i] <= rtag_i;
         end
       end
     end

@@ -1,31 +1,37 @@
 // Cycle model of rtl/phase/hwprof_dcr_tracker.sv (docs/dcr.md, "Cycle
-// behaviour"). The algorithm is DcrAlgo's (dcr_algo.h): the stack operation
-// and interval count of a record (DcrAlgo::record), the signature snapshot
-// (close_interval) and the table lookup with the Markov update (classify);
-// this class adds the interval-end sequence of the RTL, the register port
-// and the 32-bit saturating counters. Every step() returns the outputs of
+// behaviour"). The algorithm is DcrAlgo's (dcr_algo.h): the interval count
+// of a record (DcrAlgo::count), its stack operation (DcrAlgo::apply), the
+// signature snapshot (close_interval) and the table lookup with the Markov
+// update (classify); this class adds the input buffer and the interval-end
+// sequence of the RTL, the register port and the 32-bit saturating counters.
+//
+// Records enter a two-entry input buffer (rec_ready = the buffer is not
+// full and no CMD / INTERVAL write in this cycle: it never depends on the
+// record or the stack). The interval count steps when a record enters the
+// buffer (the record keeps its "ends an interval" bit); the stack works on
+// the oldest buffered record (the head). Every step() returns the outputs of
 // the cycle (from the state before the edge) and then commits the edge in
 // the RTL's order:
-//   1. an accepted record: stack operation, counters, interval count; when
-//      it ends an interval the sequence starts (state Sig). A record is
-//      taken after dcr_scan_cycles() scan cycles (rec_ready low, counted in
-//      STALL_CYCLES): the RTL keeps the stack entries in block RAM and reads
-//      one per scan cycle (docs/dcr.md, "Stack scans"). A scan cycle is a
-//      cycle with a record offered, the tracker idle and no CMD / INTERVAL
-//      write; such a write freezes the scan, a dropped record or a restart
-//      abandons it;
-//   2. the interval-end sequence advances: Sig (snapshot, stable bits set)
+//   1. the head, when the tracker is idle: after dcr_scan_cycles() scan
+//      cycles (the RTL keeps the stack entries in block RAM and reads one per
+//      scan cycle, docs/dcr.md "Stack scans") its stack operation and
+//      counters commit and it leaves the buffer; when it ends an interval
+//      the sequence starts (state Sig);
+//   2. an accepted record enters the buffer (interval count);
+//   3. the interval-end sequence advances: Sig (snapshot, stable bits set)
 //      -> Search (SigEntries cycles) -> Update (table write, Markov update)
 //      -> Wait (Markov result: classify() commits, result registered) ->
 //      Out (res_valid until res_ready) -> Idle;
-//   3. a register write: STATUS (W1C err), CMD (restart, clear_table,
-//      clear_stats; obeyed only when idle before the edge, else err),
-//      INTERVAL (0 rejected with err, value kept; a legal value restarts
-//      the interval count, docs/phase.md).
+//   4. a register write: STATUS (W1C err), CMD (restart, clear_table,
+//      clear_stats; obeyed only when not busy before the edge: idle and the
+//      buffer empty, else err), INTERVAL (0 rejected with err, value kept;
+//      a legal value restarts the interval count, docs/phase.md).
+// STALL_CYCLES counts the cycles with a record offered and not taken.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 
 #include "dcr_algo.h"
 #include "dcr_regs.h"
@@ -134,9 +140,17 @@ class DcrTracker {
     stall_cycles_ = 0;
     scan_ = 0;
     scan_cycles_ = 0;
+    buf_.clear();
   }
 
-  bool busy() const { return state_ != State::Idle; }
+  /// Entries of the input buffer.
+  static constexpr size_t kBufEntries = 2;
+
+  /// STATUS.busy: an interval end is being answered or its result waits, or
+  /// a record waits in the input buffer.
+  bool busy() const { return state_ != State::Idle || !buf_.empty(); }
+  /// Records in the input buffer.
+  size_t buffered() const { return buf_.size(); }
   const DcrAlgo& algo() const { return algo_; }
   uint32_t interval() const { return interval_; }
   /// Scan cycles since reset (not a register: the part of STALL_CYCLES
@@ -187,15 +201,12 @@ class DcrTracker {
     return 0;
   }
 
-  /// A scan cycle is possible: idle, and no CMD or INTERVAL write in this
-  /// cycle.
-  bool can_step(const In& in) const {
-    const unsigned a = in.csr_addr & 0xf;
-    return state_ == State::Idle && !(in.csr_we && (a == unsigned(DcrCsr::Cmd) || a == unsigned(DcrCsr::Interval)));
-  }
-  /// rec_ready: can_step, and the offered record's scan is over.
+  /// rec_ready: the input buffer has room and no CMD or INTERVAL write in
+  /// this cycle.
   bool rec_ready(const In& in) const {
-    return can_step(in) && scan_ >= dcr_scan_cycles(algo_.stack(), in.rec);
+    const unsigned a = in.csr_addr & 0xf;
+    return buf_.size() < kBufEntries &&
+           !(in.csr_we && (a == unsigned(DcrCsr::Cmd) || a == unsigned(DcrCsr::Interval)));
   }
 
   Out step(const In& in) {
@@ -204,21 +215,25 @@ class DcrTracker {
     o.res_valid = state_ == State::Out;
     o.res = res_;
     o.csr_rdata = csr_read(in.csr_addr);
-    const bool was_idle = state_ == State::Idle;
+    const bool was_busy = busy();
 
-    // 1. An accepted record.
+    // 1. The head of the input buffer.
     bool end = false;
-    if (in.rec_valid && o.rec_ready) {
-      end = algo_.record(in.rec);
-      scan_ = 0;
-    } else if (in.rec_valid && can_step(in)) {
-      ++scan_;  // one stack entry read
-      ++scan_cycles_;
-    } else if (!in.rec_valid) {
-      scan_ = 0;  // the scan is abandoned
+    if (state_ == State::Idle && !buf_.empty()) {
+      if (scan_ >= dcr_scan_cycles(algo_.stack(), buf_.front().rec)) {
+        algo_.apply(buf_.front().rec);
+        end = buf_.front().end;
+        buf_.pop_front();
+        scan_ = 0;
+      } else {
+        ++scan_;  // one stack entry read
+        ++scan_cycles_;
+      }
     }
+    // 2. An accepted record enters the buffer (interval count).
+    if (in.rec_valid && o.rec_ready) buf_.push_back({in.rec, algo_.count(in.rec)});
     if (in.rec_valid && !o.rec_ready) ++stall_cycles_;
-    // 2. The interval-end sequence.
+    // 3. The interval-end sequence.
     switch (state_) {
       case State::Idle:
         if (end) state_ = State::Sig;
@@ -240,7 +255,7 @@ class DcrTracker {
         if (in.res_ready) state_ = State::Idle;
         break;
     }
-    // 3. Register writes.
+    // 4. Register writes.
     if (in.csr_we) {
       switch (static_cast<DcrCsr>(in.csr_addr & 0xf)) {
         case DcrCsr::Status:
@@ -248,7 +263,7 @@ class DcrTracker {
           break;
         case DcrCsr::Cmd: {
           const uint32_t c = in.csr_wdata & (kDcrCmdRestart | kDcrCmdClearTable | kDcrCmdClearStats);
-          if (!was_idle) {
+          if (was_busy) {
             if (c) err_ = true;
             break;
           }
@@ -289,7 +304,12 @@ class DcrTracker {
   DcrSnapshot snap_{};
   DcrResult res_{};
   uint64_t stall_cycles_ = 0;
-  unsigned scan_ = 0;  ///< scan cycles of the offered record so far
+  struct Buffered {
+    BranchRecord rec;
+    bool end;  ///< the record ends an interval
+  };
+  std::deque<Buffered> buf_;  ///< the input buffer, oldest first
+  unsigned scan_ = 0;  ///< scan cycles of the head so far
   uint64_t scan_cycles_ = 0;
 };
 
