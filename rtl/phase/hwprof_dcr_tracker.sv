@@ -16,14 +16,20 @@
 // phase id allocation). This module holds the interval-end state machine,
 // the interval counter, the Markov predictor, the registers and counters.
 //
-// Records: rec_ready_o = idle, no CMD or INTERVAL write in this cycle, and
-// the record's stack scan over (u_stack's done_o: a record that needs stack
-// entries from block RAM waits one cycle per entry read; docs/dcr.md "Stack
-// scans"); every cycle with a record offered and not taken counts in
-// STALL_CYCLES.
+// Records: a two-entry input buffer (head_q, skid_q). rec_ready_o = the
+// buffer not full and no CMD or INTERVAL write in this cycle (a register
+// and the register port only, never the record or the stack). A record is
+// pre-decoded on its way in (next address, backward compare, tags) and
+// counted there by the interval counter (it keeps "ends an interval"). The
+// stack works on the head: when idle and its scan is over (u_stack's
+// done_o: a record that needs stack entries from block RAM waits one cycle
+// per entry read; docs/dcr.md "Stack scans") it commits and leaves the
+// buffer. Every cycle with a record offered and not taken counts in
+// STALL_CYCLES. A buffered record makes the tracker busy (STATUS.busy): a
+// CMD then is ignored with err, so no command overtakes a taken record.
 //
-// Interval end (cycle behaviour; rec_ready_o is low from the edge that
-// accepts the record ending the interval until the result is taken):
+// Interval end (cycle behaviour; the head stays in the buffer from the edge
+// that commits the head ending the interval until the result is taken):
 //   Sig    1 cycle: snapshot (sig depth = the run of live stable entries from
 //          the bottom, its hash, the recursion / overflow / skip flags);
 //          every stable bit set and the overflow flag cleared at the edge;
@@ -39,12 +45,14 @@
 //          interval counters count.
 //   Out    res_valid_o until res_ready_i.
 //
-// Edge order (DcrTracker::step): an accepted record (stack, counters,
-// interval count); the interval-end sequence; then a register write
+// Edge order (DcrTracker::step): the head (stack, counters; the sequence
+// starts when it ends an interval); an accepted record enters the buffer
+// (interval count); the interval-end sequence; then a register write
 // (STATUS W1C err; CMD restart / clear_table / clear_stats, obeyed only in
-// Idle, else ignored with err; INTERVAL, 0 rejected with err, a legal value
-// also restarts the interval count). In a cycle with a CMD or INTERVAL
-// write rec_ready_o is low, so a command never meets a record.
+// Idle with the buffer empty, else ignored with err; INTERVAL, 0 rejected
+// with err, a legal value also restarts the interval count). In a cycle
+// with a CMD or INTERVAL write rec_ready_o is low, so a command never meets
+// a record.
 //
 // Registers (reads combinational from the state before the edge): data/regs/dcr.json
 // (generated: hwprof_dcr_reg_pkg, docs/dcr.md, "Registers").
@@ -75,8 +83,8 @@ module hwprof_dcr_tracker #(
   // Branch records.
   /// A record is offered; hold it until taken.
   input  wire logic                     rec_valid_i,
-  /// It is taken this cycle: idle, no CMD or INTERVAL write in this cycle, and
-  /// its stack scan over.
+  /// It is taken this cycle: the input buffer has room (registered) and no
+  /// CMD or INTERVAL write in this cycle.
   output logic                          rec_ready_o,
   /// The record.
   input  wire hwprof_pkg::branch_rec_t  rec_i,
@@ -388,6 +396,19 @@ module hwprof_dcr_tracker #(
     stat_inc[StatCorrect]     = wait_st && mk_correct;
   end
 
+  // The increments are registered (the counters count one edge after the
+  // event, DcrTracker::shown()), so that no counter's carry chain lies on
+  // the record's outcome path; clear_stats drops the pending ones.
+  logic [NumStats-1:0]              stat_inc_q;
+  logic [NumStats-1:0][DepthW-1:0]  stat_add_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) stat_inc_q <= '0;
+    else stat_inc_q <= clear_stats ? '0 : stat_inc;
+  end
+
+  always_ff @(posedge clk_i) stat_add_q <= stat_add;
+
   hwprof_stat_bank #(
     .N   (NumStats),
     .W   (StatW),
@@ -396,8 +417,8 @@ module hwprof_dcr_tracker #(
     .clk_i,
     .rst_ni,
     .clear_i(clear_stats),
-    .inc_i  (stat_inc),
-    .add_i  (stat_add),
+    .inc_i  (stat_inc_q),
+    .add_i  (stat_add_q),
     .cnt_o  (stat)
   );
 

@@ -26,7 +26,9 @@
 //      clear_stats; obeyed only when not busy before the edge: idle and the
 //      buffer empty, else err), INTERVAL (0 rejected with err, value kept;
 //      a legal value restarts the interval count, docs/phase.md).
-// STALL_CYCLES counts the cycles with a record offered and not taken.
+// STALL_CYCLES counts the cycles with a record offered and not taken. The
+// counter increments are registered: a register shows a count one edge
+// after the event (shown()).
 #pragma once
 
 #include <algorithm>
@@ -141,6 +143,7 @@ class DcrTracker {
     scan_ = 0;
     scan_cycles_ = 0;
     buf_.clear();
+    shown_ = {};
   }
 
   /// Entries of the input buffer.
@@ -158,12 +161,20 @@ class DcrTracker {
   uint64_t scan_cycles() const { return scan_cycles_; }
   bool err() const { return err_; }
 
+  /// The counts so far (saturated); the registers show them one edge later
+  /// (shown()).
   Stats stats() const {
     const DcrStats& s = algo_.stats();
     return {sat32(s.records),    sat32(s.intervals), sat32(s.pushes),     sat32(s.pops),
             sat32(s.overflows),  sat32(s.recursions), sat32(s.resyncs),   sat32(s.new_phases),
             sat32(s.evictions),  sat32(s.scored),    sat32(s.correct),    sat32(stall_cycles_)};
   }
+
+  /// What the counter registers show in this cycle: the counter increments
+  /// are registered (hwprof_dcr_tracker's stat_inc_q), so a count reaches
+  /// its register one edge after the event; a clear_stats zeroes the
+  /// counters and the pending increments at its edge.
+  const Stats& shown() const { return shown_; }
 
   /// PARAMS: {SigEntries[15:0], log2(MarkovEntries)[7:0], Depth[7:0]}.
   uint32_t params() const {
@@ -179,7 +190,7 @@ class DcrTracker {
   }
 
   uint32_t csr_read(unsigned addr) const {
-    const Stats s = stats();
+    const Stats& s = shown_;
     switch (static_cast<DcrCsr>(addr & 0xf)) {
       case DcrCsr::Status: return status();
       case DcrCsr::Cmd: return 0;
@@ -216,6 +227,8 @@ class DcrTracker {
     o.res = res_;
     o.csr_rdata = csr_read(in.csr_addr);
     const bool was_busy = busy();
+    const Stats before = stats();
+    bool cleared = false;
 
     // 1. The head of the input buffer.
     bool end = false;
@@ -275,6 +288,7 @@ class DcrTracker {
           if (c & kDcrCmdClearStats) {
             algo_.clear_stats();
             stall_cycles_ = 0;
+            cleared = true;
           }
           break;
         }
@@ -289,6 +303,7 @@ class DcrTracker {
         default: break;
       }
     }
+    shown_ = cleared ? Stats{} : before;
     return o;
   }
 
@@ -304,6 +319,7 @@ class DcrTracker {
   DcrSnapshot snap_{};
   DcrResult res_{};
   uint64_t stall_cycles_ = 0;
+  Stats shown_{};  ///< the counter registers (one edge behind stats())
   struct Buffered {
     BranchRecord rec;
     bool end;  ///< the record ends an interval

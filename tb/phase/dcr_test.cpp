@@ -370,6 +370,47 @@ TEST(DcrTracker, IntervalWriteRestartsCountAndZeroKeepsIt) {
   EXPECT_EQ(ls.step(in).csr_rdata, 100u);
 }
 
+// The input buffer and the registered counter increments, cycle by cycle
+// (hand-derived from docs/dcr.md "Cycle behaviour"): a record taken in
+// cycle t commits in t+1, its count reaches RECORDS at edge t+2 and shows
+// from cycle t+3. A clear_stats drops the increments still pending at its
+// edge (the commit of the cycle before, and the stall of its own cycle).
+TEST(DcrTracker, BufferLatencyAndCounterIncrementsOneEdgeLate) {
+  SimEnv env = SimEnv::from_env();
+  auto ls = lockstep(kDefault, env.seed);
+  auto cycle = [&](bool valid, const BranchRecord& r, DcrCsr addr, bool we = false, uint32_t wdata = 0) {
+    DcrTracker::In in;
+    in.rec_valid = valid;
+    in.rec = r;
+    in.res_ready = true;
+    in.csr_we = we;
+    in.csr_addr = unsigned(addr);
+    in.csr_wdata = wdata;
+    return ls.step(in);
+  };
+  const BranchRecord c1 = call(0x100, 0x1000), c2 = call(0x1010, 0x2000), c3 = call(0x2010, 0x3000);
+  auto o = cycle(true, c1, DcrCsr::Records);  // cycle 0: taken
+  EXPECT_TRUE(o.rec_ready);
+  EXPECT_EQ(o.csr_rdata, 0u);
+  o = cycle(false, {}, DcrCsr::Status);       // 1: c1 commits (busy: buffered)
+  EXPECT_EQ(o.csr_rdata & 2u, 2u);
+  EXPECT_EQ(cycle(false, {}, DcrCsr::Records).csr_rdata, 0u);  // 2: pending
+  EXPECT_EQ(cycle(false, {}, DcrCsr::Records).csr_rdata, 1u);  // 3
+  o = cycle(false, {}, DcrCsr::Status);       // stack size 1, idle
+  EXPECT_EQ(o.csr_rdata, 1u << 8);
+  cycle(true, c2, DcrCsr::Records);           // 5: taken
+  cycle(false, {}, DcrCsr::Records);          // 6: c2 commits
+  // 7: clear_stats (idle, the buffer empty): obeyed; c2's pending increment
+  // and this cycle's stall (c3 offered during a CMD write) are dropped.
+  o = cycle(true, c3, DcrCsr::Cmd, true, kDcrCmdClearStats);
+  EXPECT_FALSE(o.rec_ready);
+  EXPECT_EQ(cycle(false, {}, DcrCsr::Records).csr_rdata, 0u);
+  EXPECT_EQ(cycle(false, {}, DcrCsr::Records).csr_rdata, 0u);
+  EXPECT_EQ(cycle(false, {}, DcrCsr::StallCycles).csr_rdata, 0u);
+  EXPECT_EQ(cycle(false, {}, DcrCsr::Pushes).csr_rdata, 0u);
+  EXPECT_EQ(cycle(false, {}, DcrCsr::Status).csr_rdata, 2u << 8);  // c2 was pushed
+}
+
 TEST(DcrTracker, CommandsRestartClearTableClearStatsAndErrWhenBusy) {
   SimEnv env = SimEnv::from_env();
   auto ls = lockstep(kDefault, env.seed);
