@@ -598,8 +598,13 @@ module hwprof_dcr_stack #(
   end
 
   // Kind bits and tags of the pushed entry (no reset: qualified by size_q).
+  // Written at index size_cut in every step, not only at a push: without a
+  // push that entry is dead after the edge (a commit leaves size = size_cut)
+  // or is entry size_q (a step that does not commit keeps size_cut =
+  // size_q), so only a push makes the write visible. This keeps the outcome
+  // (done_o, do_push) off the write enables of these flip-flops.
   always_ff @(posedge clk_i) begin
-    if (commit && do_push) begin
+    if (step) begin
       for (int i = 0; i < Depth; i++) begin
         if (DepthW'(i) == size_cut) begin
           func_q[i] <= push_func;
@@ -620,7 +625,11 @@ module hwprof_dcr_stack #(
       if (commit && do_rec) begin
         for (int i = 0; i < Depth; i++) if (IdxW'(i) == scan_idx_q) rec_q[i] <= 1'b1;
       end
-      if (commit && do_push) begin
+      // A pushed entry is unstable with a clear recursion bit; written in
+      // every step like the kind bits (a dead entry's bits are never looked
+      // at: every use is qualified by live_q). A recursion's bit (entry
+      // scan_idx_q < size_q = size_cut) is never this entry.
+      if (step) begin
         for (int i = 0; i < Depth; i++) begin
           if (DepthW'(i) == size_cut) begin
             stable_q[i] <= 1'b0;
@@ -655,6 +664,9 @@ module hwprof_dcr_stack #(
   `HWPROF_ASSERT(stack_within_depth, size_q <= DepthW'(Depth))
   // A scan only runs while a record is offered.
   `HWPROF_ASSERT(scan_needs_record, scan_q |-> rec_valid_i)
+  // A step that does not commit cuts nothing (the kind bits, tags, stable and
+  // recursion bits are written at size_cut in every step).
+  `HWPROF_ASSERT(no_cut_without_commit, !(step && !done_o) || size_cut == size_q)
 
 endmodule
 
