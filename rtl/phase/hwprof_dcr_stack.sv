@@ -287,7 +287,8 @@ module hwprof_dcr_stack #(
                                                     .valid_o(run_valid));
 
   // Sizes and indices from the state alone (the outcome only selects).
-  logic [DepthW-1:0]  n_m1, n_m2, sidx, sidx_m1, tf_size;
+  logic [DepthW-1:0]  n_m1, n_m2, sidx, tf_size;
+  logic [IdxW-1:0]    sidx_m1;  // a read address / scan index only
   logic [IdxW-1:0]    n_m3, n_m4, sidx_m2;  // read addresses only
   logic               full, n_ge3;
   assign n_m1 = size_q - DepthW'(1);
@@ -295,28 +296,27 @@ module hwprof_dcr_stack #(
   assign n_m3 = IdxW'(size_q - DepthW'(3));
   assign n_m4 = IdxW'(size_q - DepthW'(4));
   assign sidx = DepthW'(scan_idx_q);
-  assign sidx_m1 = sidx - DepthW'(1);
+  assign sidx_m1 = IdxW'(sidx - DepthW'(1));
   assign sidx_m2 = IdxW'(sidx - DepthW'(2));
   assign tf_size = tf_valid ? DepthW'(tf_idx) : '0;
   assign full = (size_q == DepthW'(Depth));
   assign n_ge3 = (size_q >= DepthW'(3));
 
   // The kind bits of the cached entries, of the entry on port A and of the
-  // entry below it.
+  // entry below it (the last two registered with scan_idx_q: no entry at or
+  // below a scanned one changes while the scan runs, and a step's write of
+  // the kind bits goes to size_cut = size_q above it).
   logic               tos_func, nos_func, ram_func, below_func, n3_func;
+  logic               ram_func_q, below_func_q;
   logic [Depth-1:0]   top1;  // one-hot: entry n-1
   always_comb begin
     for (int i = 0; i < Depth; i++) top1[i] = live_q[i] && ((i == Depth - 1) || !live_q[(i + 1) % Depth]);
     tos_func = |(top1 & func_q);
     nos_func = |((top1 >> 1) & func_q);
     n3_func = |((top1 >> 2) & func_q);
-    ram_func = 1'b0;
-    below_func = 1'b0;
-    for (int i = 0; i < Depth; i++) begin
-      if (DepthW'(i) == sidx) ram_func = func_q[i];
-      if (DepthW'(i) == sidx_m1) below_func = func_q[i];
-    end
   end
+  assign ram_func = ram_func_q;
+  assign below_func = below_func_q;
 
   // Compares, all in parallel: the entry on port A for the call and return
   // scans; loop containment of next and the iteration match for the three
@@ -436,7 +436,7 @@ module hwprof_dcr_stack #(
           cont = 1'b1;
         end
       end else begin
-        cont_idx = IdxW'(sidx_m1);
+        cont_idx = sidx_m1;
         if (keep_ram) begin
           size_cut = sidx + DepthW'(1);
           push_hash = h_ram;
@@ -502,13 +502,13 @@ module hwprof_dcr_stack #(
         raddr_a = IdxW'(tf_size - DepthW'(1));
         raddr_b = IdxW'(tf_size - DepthW'(2));
       end else if (rsync_q) begin
-        raddr_a = IdxW'(sidx_m1);
+        raddr_a = sidx_m1;
         raddr_b = sidx_m2;
       end else begin
         raddr_a = high_idx;
       end
     end else if (!first) begin
-      raddr_a = IdxW'(sidx_m1);
+      raddr_a = sidx_m1;
       raddr_b = sidx_m2;
     end
   end
@@ -568,6 +568,17 @@ module hwprof_dcr_stack #(
     nos_q <= nos_d;
     scan_idx_q <= scan_idx_d;
     rem_q <= rem_d;
+  end
+
+  // func_q[scan_idx_q] and func_q[scan_idx_q - 1], loaded with scan_idx_q (no
+  // reset: used only while a scan runs).
+  always_ff @(posedge clk_i) begin
+    ram_func_q <= 1'b0;
+    below_func_q <= 1'b0;
+    for (int i = 0; i < Depth; i++) begin
+      if (IdxW'(i) == scan_idx_d) ram_func_q <= func_q[i];
+      if (DepthW'(i) + DepthW'(1) == DepthW'(scan_idx_d)) below_func_q <= func_q[i];
+    end
   end
 
   // ------------------------------------------------------- control state
