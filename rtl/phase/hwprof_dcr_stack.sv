@@ -71,6 +71,15 @@
 /// clear), then snap_i, then a commit. The tracker never raises two of them
 /// in one cycle (hold_i is high with restart_i and snap_i).
 ///
+/// Timing: the tracker's input buffer hands the record over registered and
+/// pre-decoded (next_i, backward_i, ttag_i, rtag_i). The per-entry kind bits,
+/// tags, stable and recursion bits are written at index size_cut in every
+/// step (rec_valid_i and not hold_i), not only at a push: a commit without a
+/// push leaves that entry dead, a step without a commit has size_cut =
+/// size_q (assertion no_cut_without_commit), so the outcome stays off those
+/// enables. The kind bits of the scanned entry and the one under it are
+/// registered with scan_idx_q (ram_func_q, below_func_q).
+///
 /// Reset: size, skip, the overflow flag, the stable / recursion bits and the
 /// scan / source flags reset asynchronously; the kind bits, tags, cached
 /// entries, scan registers, RAMs and the snapshot have no reset (qualified
