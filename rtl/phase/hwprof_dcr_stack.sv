@@ -338,12 +338,39 @@ module hwprof_dcr_stack #(
   logic               keep_tos, keep_nos, keep_ram, iter_tos, iter_nos, iter_ram;
   assign call_match = (rdata_a.b == rec_i.target);
   assign ret_match = (rdata_a.a + 32'(rdata_a.ilen) == rec_i.target);
-  assign keep_tos = tos_func || holds(tos.a, tos.b, next);
-  assign keep_nos = nos_func || holds(nos.a, nos.b, next);
-  assign keep_ram = ram_func || holds(rdata_a.a, rdata_a.b, next);
-  assign iter_tos = !tos_func && (tos.a == rec_i.target) && (tos.b == rec_i.pc);
-  assign iter_nos = !nos_func && (nos.a == rec_i.target) && (nos.b == rec_i.pc);
-  assign iter_ram = !ram_func && (rdata_a.a == rec_i.target) && (rdata_a.b == rec_i.pc);
+  // Containment and iteration compares on every source of the cached
+  // entries (port A, port B, the cache registers), selected afterwards by
+  // tos_sel_q / nos_sel_q: the select is off the compares' inputs.
+  logic               hold_a, hold_b, hold_tq, hold_nq, it_a, it_b, it_tq, it_nq;
+  assign hold_a = holds(rdata_a.a, rdata_a.b, next);
+  assign hold_b = holds(rdata_b.a, rdata_b.b, next);
+  assign hold_tq = holds(tos_q.a, tos_q.b, next);
+  assign hold_nq = holds(nos_q.a, nos_q.b, next);
+  assign it_a = (rdata_a.a == rec_i.target) && (rdata_a.b == rec_i.pc);
+  assign it_b = (rdata_b.a == rec_i.target) && (rdata_b.b == rec_i.pc);
+  assign it_tq = (tos_q.a == rec_i.target) && (tos_q.b == rec_i.pc);
+  assign it_nq = (nos_q.a == rec_i.target) && (nos_q.b == rec_i.pc);
+  assign keep_tos = tos_func || ((tos_sel_q == SelA) ? hold_a : hold_tq);
+  assign keep_nos = nos_func || ((nos_sel_q == SelA) ? hold_a : (nos_sel_q == SelB) ? hold_b : hold_nq);
+  assign keep_ram = ram_func || hold_a;
+  assign iter_tos = !tos_func && ((tos_sel_q == SelA) ? it_a : it_tq);
+  assign iter_nos = !nos_func && ((nos_sel_q == SelA) ? it_a : (nos_sel_q == SelB) ? it_b : it_nq);
+  assign iter_ram = !ram_func && it_a;
+
+  // The thermometer codes of every size a record may cut the stack to, from
+  // registers only (the outcome only selects one: live_cut).
+  logic [Depth-1:0]   th_m1, th_m2, th_tf, th_s, th_s1;
+  always_comb begin
+    th_m1 = live_q >> 1;
+    th_m2 = live_q >> 2;
+    for (int i = 0; i < Depth; i++) begin
+      // i < tf_size: a live function entry above i.
+      th_tf[i] = 1'b0;
+      for (int j = i + 1; j < Depth; j++) if (fl[j]) th_tf[i] = 1'b1;
+      th_s[i] = DepthW'(i) < sidx;
+      th_s1[i] = DepthW'(i) <= sidx;
+    end
+  end
 
   // The pushed entries and their hashes on every possible base.
   logic [31:0]        h_call, h_tos, h_nos, h_ram, h_emp;
@@ -360,6 +387,7 @@ module hwprof_dcr_stack #(
   // flags, where the cached entries come from after the edge, and the scan
   // to continue.
   logic [DepthW-1:0]  size_cut;
+  logic [Depth-1:0]   live_cut;       // thermometer code of size_cut (selected, not computed)
   logic               do_push, do_ovf, do_rec, do_resync, push_func;
   logic [31:0]        push_hash;
   entry_t             push_below_e;   // the entry under a push (nos after it)
@@ -369,6 +397,7 @@ module hwprof_dcr_stack #(
   always_comb begin
     done_o = 1'b1;
     size_cut = size_q;
+    live_cut = live_q;
     do_push = 1'b0;
     do_ovf = 1'b0;
     do_rec = 1'b0;
@@ -397,11 +426,13 @@ module hwprof_dcr_stack #(
       cont_idx = high_idx;
       if (!skip_q) begin
         size_cut = tf_size;
+        live_cut = th_tf;
         tos_sel_d = SelA;
         nos_sel_d = SelB;
       end else if (rsync_q) begin
         do_resync = 1'b1;
         size_cut = sidx;
+        live_cut = th_s;
         tos_sel_d = SelA;
         nos_sel_d = SelB;
       end else if (!first && ret_match) begin
@@ -426,18 +457,22 @@ module hwprof_dcr_stack #(
           end
         end else if (size_q == DepthW'(1)) begin
           size_cut = '0;
+          live_cut = '0;
           do_push = is_backward;
         end else if (keep_nos) begin
           size_cut = n_m1;
+          live_cut = th_m1;
           push_hash = h_nos;
           push_below_e = nos;
           do_push = is_backward && !iter_nos;
           nos_sel_d = SelA;  // e[n-3], read at this edge (when no push)
         end else if (!n_ge3) begin
           size_cut = '0;
+          live_cut = '0;
           do_push = is_backward;
         end else if (n3_func && !is_backward) begin
           size_cut = n_m2;
+          live_cut = th_m2;
           tos_sel_d = SelA;
           nos_sel_d = SelB;
         end else begin
@@ -448,15 +483,18 @@ module hwprof_dcr_stack #(
         cont_idx = sidx_m1;
         if (keep_ram) begin
           size_cut = sidx + DepthW'(1);
+          live_cut = th_s1;
           push_hash = h_ram;
           push_below_e = rdata_a;
           do_push = is_backward && !iter_ram;
           nos_sel_d = SelA;  // e[j-1], read at this edge (when no push)
         end else if (sidx == '0) begin
           size_cut = '0;
+          live_cut = '0;
           do_push = is_backward;
         end else if (below_func && !is_backward) begin
           size_cut = sidx;
+          live_cut = th_s;
           tos_sel_d = SelA;
           nos_sel_d = SelB;
         end else begin
@@ -608,14 +646,24 @@ module hwprof_dcr_stack #(
     end
   end
 
+  // live_d: the thermometer code of size_d, from live_cut (a push adds the
+  // entry at size_cut).
   always_comb begin
-    for (int i = 0; i < Depth; i++) live_d[i] = DepthW'(i) < size_d;
+    live_d = live_q;
+    if (restart_i) live_d = '0;
+    else if (snap_i) live_d = live_q;
+    else if (commit) live_d = do_push ? ((live_cut << 1) | Depth'(1)) : live_cut;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) {size_q, skip_q, ovf_q, live_q} <= '0;
     else {size_q, skip_q, ovf_q, live_q} <= {size_d, skip_d, ovf_d, live_d};
   end
+
+  // One-hot: the entry at index size_cut (none when size_cut = Depth), from
+  // live_cut.
+  logic [Depth-1:0]   at_cut;
+  assign at_cut = ((live_cut << 1) | Depth'(1)) & ~live_cut;
 
   // Kind bits and tags of the pushed entry (no reset: qualified by size_q).
   // Written at index size_cut in every step, not only at a push: without a
@@ -626,7 +674,7 @@ module hwprof_dcr_stack #(
   always_ff @(posedge clk_i) begin
     if (step) begin
       for (int i = 0; i < Depth; i++) begin
-        if (DepthW'(i) == size_cut) begin
+        if (at_cut[i]) begin
           func_q[i] <= push_func;
           // (Loop entries' tags are never looked at.)
           btag_q[i] <= ttag;
@@ -651,7 +699,7 @@ module hwprof_dcr_stack #(
       // scan_idx_q < size_q = size_cut) is never this entry.
       if (step) begin
         for (int i = 0; i < Depth; i++) begin
-          if (DepthW'(i) == size_cut) begin
+          if (at_cut[i]) begin
             stable_q[i] <= 1'b0;
             rec_q[i] <= 1'b0;
           end
@@ -680,6 +728,9 @@ module hwprof_dcr_stack #(
   assign size_o = size_q;
   assign skip_o = skip_q;
 
+  // live_cut is the thermometer code of size_cut, live_q that of size_q.
+  `HWPROF_ASSERT(live_cut_matches_size_cut, live_cut == ((Depth'(1) << size_cut) - Depth'(1)) || size_cut == DepthW'(Depth) && live_cut == '1)
+  `HWPROF_ASSERT(live_matches_size, live_q == ((Depth'(1) << size_q) - Depth'(1)) || size_q == DepthW'(Depth) && live_q == '1)
   // The stack never grows past Depth.
   `HWPROF_ASSERT(stack_within_depth, size_q <= DepthW'(Depth))
   // A scan only runs while a record is offered.
