@@ -119,6 +119,11 @@ module hwprof_dcr_stack #(
   input  wire logic [7:0]               ttag_i,
   /// tag(pc + ilen): the return address's tag.
   input  wire logic [7:0]               rtag_i,
+  /// The buffer loads its head at this edge (the record after rec_i, or the
+  /// first one): the tag matches below are computed for it.
+  input  wire logic                     ld_i,
+  /// tag(target) of the record loaded at this edge (when ld_i).
+  input  wire logic [7:0]               ld_ttag_i,
   /// The record's scan is over: it commits at this edge when rec_valid_i and
   /// not hold_i.
   output logic                          done_o,
@@ -252,6 +257,13 @@ module hwprof_dcr_stack #(
   logic [31:0]        next;
   logic [TagW-1:0]    ttag;
   logic [Depth-1:0]   live, fl, cand_call, cand_ret, at_or_below, vec_low, vec_high;
+  // Per entry: tag(b) / tag(a + ilen) equals the record's tag(target),
+  // computed when the record enters the head (ld_i) against the entries as
+  // they are after that edge (the entry written at size_cut in this step is
+  // forwarded from rec_i's tags). Entries written later while the record
+  // waits are dead (a step that does not commit writes entry size_q), so the
+  // bits stay right for every live entry.
+  logic [Depth-1:0]   mcall_q, mret_q;
 
   assign is_call = (rec_i.kind == KindCall) || (rec_i.kind == KindIcall);
   assign is_ret = (rec_i.kind == KindRet);
@@ -278,11 +290,11 @@ module hwprof_dcr_stack #(
   always_comb begin
     for (int i = 0; i < Depth; i++) begin
       fl[i] = live[i] && func_q[i];
-      cand_call[i] = fl[i] && (btag_q[i] == ttag);
+      cand_call[i] = fl[i] && mcall_q[i];
       // At or below the lowest live recursion bit: none below i.
       at_or_below[i] = 1'b1;
       for (int j = 0; j < i; j++) if (lrec[j]) at_or_below[i] = 1'b0;
-      cand_ret[i] = fl[i] && at_or_below[i] && (rtag_q[i] == ttag);
+      cand_ret[i] = fl[i] && at_or_below[i] && mret_q[i];
     end
   end
 
@@ -684,6 +696,22 @@ module hwprof_dcr_stack #(
     end
   end
 
+  // The tag matches of the record loaded at this edge (no reset: qualified
+  // by live_q).
+  always_ff @(posedge clk_i) begin
+    if (ld_i) begin
+      for (int i = 0; i < Depth; i++) begin
+        if (step && at_cut[i]) begin
+          mcall_q[i] <= (ttag == ld_ttag_i);
+          mret_q[i] <= (rtag_i == ld_ttag_i);
+        end else begin
+          mcall_q[i] <= (btag_q[i] == ld_ttag_i);
+          mret_q[i] <= (rtag_q[i] == ld_ttag_i);
+        end
+      end
+    end
+  end
+
   // Stable and recursion bits (reset: cleared).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -731,6 +759,19 @@ module hwprof_dcr_stack #(
   // live_cut is the thermometer code of size_cut, live_q that of size_q.
   `HWPROF_ASSERT(live_cut_matches_size_cut, live_cut == ((Depth'(1) << size_cut) - Depth'(1)) || size_cut == DepthW'(Depth) && live_cut == '1)
   `HWPROF_ASSERT(live_matches_size, live_q == ((Depth'(1) << size_q) - Depth'(1)) || size_q == DepthW'(Depth) && live_q == '1)
+  // The registered tag matches equal the compares they stand for (live
+  // entries, while a record is offered).
+`ifndef SYNTHESIS
+  logic [Depth-1:0]   mcall_chk, mret_chk;
+  always_comb begin
+    for (int i = 0; i < Depth; i++) begin
+      mcall_chk[i] = (btag_q[i] == ttag);
+      mret_chk[i] = (rtag_q[i] == ttag);
+    end
+  end
+  `HWPROF_ASSERT(mcall_right, !rec_valid_i || ((mcall_q ^ mcall_chk) & live_q) == '0)
+  `HWPROF_ASSERT(mret_right, !rec_valid_i || ((mret_q ^ mret_chk) & live_q) == '0)
+`endif
   // The stack never grows past Depth.
   `HWPROF_ASSERT(stack_within_depth, size_q <= DepthW'(Depth))
   // A scan only runs while a record is offered.

@@ -260,6 +260,8 @@ module hwprof_dcr_tracker #(
     .backward_i (head_q.backward),
     .ttag_i     (head_q.ttag),
     .rtag_i     (head_q.rtag),
+    .ld_i       (!head_v_q || commit),
+    .ld_ttag_i  (skid_v_q ? skid_q.ttag : in_entry.ttag),
     .done_o     (st_done),
     .push_o     (st_push),
     .pops_o     (st_pops),
