@@ -78,7 +78,17 @@
 /// push leaves that entry dead, a step without a commit has size_cut =
 /// size_q (assertion no_cut_without_commit), so the outcome stays off those
 /// enables. The kind bits of the scanned entry and the one under it are
-/// registered with scan_idx_q (ram_func_q, below_func_q).
+/// registered with scan_idx_q (ram_func_q, below_func_q). The containment
+/// and iteration compares run on every source of the cached entries (port A,
+/// port B, tos_q, nos_q) and tos_sel_q / nos_sel_q select their results. The
+/// thermometer codes of every size a record may cut to are precomputed from
+/// registers (th_*); the outcome selects one (live_cut), from which live_d
+/// and the one-hot write select at_cut follow without a compare. The tag
+/// matches of the call / skip-return scans (mcall_q, mret_q) are registered
+/// when the record enters the tracker's head, against the entries as they
+/// are after that edge (the entry written in that step forwarded from the
+/// committing record's tags), so the tag compares are off the RAM read
+/// address path. None of this changes a cycle.
 ///
 /// Reset: size, skip, the overflow flag, the stable / recursion bits and the
 /// scan / source flags reset asynchronously; the kind bits, tags, cached
@@ -306,6 +316,18 @@ module hwprof_dcr_stack #(
   hwprof_lzc #(.N(Depth), .HighFirst(1)) u_lzc_high (.in_i(vec_high), .idx_o(high_idx), .valid_o(high_valid));
   hwprof_lzc #(.N(Depth), .HighFirst(0)) u_lzc_run (.in_i(~(live & stable_q)), .idx_o(run_idx),
                                                     .valid_o(run_valid));
+  // The same picks one and two entries lower, for the read addresses (no
+  // subtracter after a priority encoder): tf_m1_idx = tf_idx - 1, tf_m2_idx
+  // = tf_idx - 2, run_m1_idx = run_idx - 1 whenever those are entries
+  // (otherwise the read is not looked at).
+  logic               tf_m1_valid, tf_m2_valid, run_m1_valid;
+  logic [IdxW-1:0]    tf_m1_idx, tf_m2_idx, run_m1_idx;
+  logic [Depth-1:0]   nrun;
+  assign nrun = ~(live & stable_q);
+  hwprof_lzc #(.N(Depth), .HighFirst(1)) u_lzc_tf_m1 (.in_i(fl >> 1), .idx_o(tf_m1_idx), .valid_o(tf_m1_valid));
+  hwprof_lzc #(.N(Depth), .HighFirst(1)) u_lzc_tf_m2 (.in_i(fl >> 2), .idx_o(tf_m2_idx), .valid_o(tf_m2_valid));
+  hwprof_lzc #(.N(Depth), .HighFirst(0)) u_lzc_run_m1 (.in_i(nrun >> 1), .idx_o(run_m1_idx),
+                                                       .valid_o(run_m1_valid));
 
   // Sizes and indices from the state alone (the outcome only selects).
   logic [DepthW-1:0]  n_m1, n_m2, sidx, tf_size;
@@ -524,6 +546,11 @@ module hwprof_dcr_stack #(
   assign recursion_o = do_rec;
   assign resync_o = do_resync;
 
+  // (The valid outputs of the shifted picks are implied by tf_valid /
+  // run_valid where the read is looked at.)
+  logic unused_picks;
+  assign unused_picks = tf_m1_valid ^ tf_m2_valid ^ run_m1_valid;
+
   // The record's instruction count, events and taken bit are not used here
   // (next_i and backward_i carry what the stack needs of taken).
   logic unused_rec;
@@ -553,13 +580,13 @@ module hwprof_dcr_stack #(
     raddr_a = n_m3;
     raddr_b = n_m4;
     if (snap_i) begin
-      raddr_a = run_valid ? run_idx - IdxW'(1) : IdxW'(Depth - 1);
+      raddr_a = run_valid ? run_m1_idx : IdxW'(Depth - 1);
     end else if (is_call) begin
       raddr_a = low_idx;
     end else if (is_ret) begin
       if (!skip_q) begin
-        raddr_a = IdxW'(tf_size - DepthW'(1));
-        raddr_b = IdxW'(tf_size - DepthW'(2));
+        raddr_a = tf_m1_idx;
+        raddr_b = tf_m2_idx;
       end else if (rsync_q) begin
         raddr_a = sidx_m1;
         raddr_b = sidx_m2;
@@ -772,6 +799,11 @@ module hwprof_dcr_stack #(
   `HWPROF_ASSERT(mcall_right, !rec_valid_i || ((mcall_q ^ mcall_chk) & live_q) == '0)
   `HWPROF_ASSERT(mret_right, !rec_valid_i || ((mret_q ^ mret_chk) & live_q) == '0)
 `endif
+  // The shifted picks equal the subtractions they replace where they are
+  // read.
+  `HWPROF_ASSERT(tf_m1_right, !(tf_valid && 32'(tf_idx) >= 1) || tf_m1_idx == tf_idx - IdxW'(1))
+  `HWPROF_ASSERT(tf_m2_right, !(tf_valid && 32'(tf_idx) >= 2) || 32'(tf_m2_idx) == 32'(tf_idx) - 2)
+  `HWPROF_ASSERT(run_m1_right, !(run_valid && 32'(run_idx) >= 1) || run_m1_idx == run_idx - IdxW'(1))
   // The stack never grows past Depth.
   `HWPROF_ASSERT(stack_within_depth, size_q <= DepthW'(Depth))
   // A scan only runs while a record is offered.
