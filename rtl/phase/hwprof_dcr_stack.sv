@@ -657,13 +657,19 @@ module hwprof_dcr_stack #(
   end
 
   // func_q[scan_idx_q] and func_q[scan_idx_q - 1], loaded with scan_idx_q (no
-  // reset: used only while a scan runs).
+  // reset: used only while a branch's scan runs). A branch's scan reads
+  // entries n-3, n-4, ... downwards, so they come from precomputed kind bits
+  // (func_q[n-3], func_q[n-4] on its first step, then the bit below and
+  // func_q[j-2]) instead of a select on scan_idx_d; no entry at or below a
+  // scanned one changes while the scan runs. Call / return scans never look
+  // at them.
+  logic               n4_func, below2_func;
+  assign n4_func = |((top1 >> 3) & func_q);
+  assign below2_func = func_q[sidx_m2];
   always_ff @(posedge clk_i) begin
-    ram_func_q <= 1'b0;
-    below_func_q <= 1'b0;
-    for (int i = 0; i < Depth; i++) begin
-      if (IdxW'(i) == scan_idx_d) ram_func_q <= func_q[i];
-      if (DepthW'(i) + DepthW'(1) == DepthW'(scan_idx_d)) below_func_q <= func_q[i];
+    if (step) begin
+      ram_func_q <= first ? n3_func : below_func_q;
+      below_func_q <= first ? n4_func : below2_func;
     end
   end
 
