@@ -48,7 +48,8 @@ package hwprof_dcr_reg_pkg;
   // STATUS fields.
   /// STATUS.err: a command while busy or an INTERVAL write of 0.
   localparam int unsigned DcrStatusErrBit = 0;
-  /// STATUS.busy: an interval end is being answered or its result waits.
+  /// STATUS.busy: an interval end is being answered or its result waits, or a record waits in the
+  /// input buffer.
   localparam int unsigned DcrStatusBusyBit = 1;
   /// STATUS.skip: skip mode.
   localparam int unsigned DcrStatusSkipBit = 2;

@@ -71,6 +71,25 @@
 /// clear), then snap_i, then a commit. The tracker never raises two of them
 /// in one cycle (hold_i is high with restart_i and snap_i).
 ///
+/// Timing: the tracker's input buffer hands the record over registered and
+/// pre-decoded (next_i, backward_i, ttag_i, rtag_i). The per-entry kind bits,
+/// tags, stable and recursion bits are written at index size_cut in every
+/// step (rec_valid_i and not hold_i), not only at a push: a commit without a
+/// push leaves that entry dead, a step without a commit has size_cut =
+/// size_q (assertion no_cut_without_commit), so the outcome stays off those
+/// enables. The kind bits of the scanned entry and the one under it are
+/// registered with scan_idx_q (ram_func_q, below_func_q). The containment
+/// and iteration compares run on every source of the cached entries (port A,
+/// port B, tos_q, nos_q) and tos_sel_q / nos_sel_q select their results. The
+/// thermometer codes of every size a record may cut to are precomputed from
+/// registers (th_*); the outcome selects one (live_cut), from which live_d
+/// and the one-hot write select at_cut follow without a compare. The tag
+/// matches of the call / skip-return scans (mcall_q, mret_q) are registered
+/// when the record enters the tracker's head, against the entries as they
+/// are after that edge (the entry written in that step forwarded from the
+/// committing record's tags), so the tag compares are off the RAM read
+/// address path. None of this changes a cycle.
+///
 /// Reset: size, skip, the overflow flag, the stable / recursion bits and the
 /// scan / source flags reset asynchronously; the kind bits, tags, cached
 /// entries, scan registers, RAMs and the snapshot have no reset (qualified
@@ -99,6 +118,22 @@ module hwprof_dcr_stack #(
   input  wire logic                     busy_i,
   /// The record.
   input  wire hwprof_pkg::branch_rec_t  rec_i,
+  // Pre-decoded from rec_i (registered with it by the tracker's input
+  // buffer, so that no adder or magnitude compare of the record lies on the
+  // outcome paths).
+  /// next = taken ? target : pc + ilen.
+  input  wire logic [31:0]              next_i,
+  /// A taken br/jmp with target <= pc.
+  input  wire logic                     backward_i,
+  /// tag(target).
+  input  wire logic [7:0]               ttag_i,
+  /// tag(pc + ilen): the return address's tag.
+  input  wire logic [7:0]               rtag_i,
+  /// The buffer loads its head at this edge (the record after rec_i, or the
+  /// first one): the tag matches below are computed for it.
+  input  wire logic                     ld_i,
+  /// tag(target) of the record loaded at this edge (when ld_i).
+  input  wire logic [7:0]               ld_ttag_i,
   /// The record's scan is over: it commits at this edge when rec_valid_i and
   /// not hold_i.
   output logic                          done_o,
@@ -169,10 +204,6 @@ module hwprof_dcr_stack #(
     hash_step = (rotl(h, 5) ^ a) + (rotl(b, 16) ^ (func ? FuncSalt : LoopSalt));
   endfunction
 
-  function automatic logic [TagW-1:0] tag(input logic [31:0] x);
-    tag = x[7:0] ^ x[15:8] ^ x[23:16] ^ x[31:24];
-  endfunction
-
   // ------------------------------------------------------------------ state
   logic [DepthW-1:0]  size_q, size_d;
   logic               skip_q, skip_d, ovf_q, ovf_d;
@@ -236,13 +267,19 @@ module hwprof_dcr_stack #(
   logic [31:0]        next;
   logic [TagW-1:0]    ttag;
   logic [Depth-1:0]   live, fl, cand_call, cand_ret, at_or_below, vec_low, vec_high;
+  // Per entry: tag(b) / tag(a + ilen) equals the record's tag(target),
+  // computed when the record enters the head (ld_i) against the entries as
+  // they are after that edge (the entry written at size_cut in this step is
+  // forwarded from rec_i's tags). Entries written later while the record
+  // waits are dead (a step that does not commit writes entry size_q), so the
+  // bits stay right for every live entry.
+  logic [Depth-1:0]   mcall_q, mret_q;
 
   assign is_call = (rec_i.kind == KindCall) || (rec_i.kind == KindIcall);
   assign is_ret = (rec_i.kind == KindRet);
-  assign is_backward = ((rec_i.kind == KindBr) || (rec_i.kind == KindJmp)) && rec_i.taken &&
-                       (rec_i.target <= rec_i.pc);
-  assign next = rec_i.taken ? rec_i.target : rec_i.pc + 32'(rec_i.ilen);
-  assign ttag = tag(rec_i.target);
+  assign is_backward = backward_i;
+  assign next = next_i;
+  assign ttag = ttag_i;
   assign step = rec_valid_i && !hold_i;
   assign commit = step && done_o;
   assign first = !scan_q;
@@ -263,11 +300,11 @@ module hwprof_dcr_stack #(
   always_comb begin
     for (int i = 0; i < Depth; i++) begin
       fl[i] = live[i] && func_q[i];
-      cand_call[i] = fl[i] && (btag_q[i] == ttag);
+      cand_call[i] = fl[i] && mcall_q[i];
       // At or below the lowest live recursion bit: none below i.
       at_or_below[i] = 1'b1;
       for (int j = 0; j < i; j++) if (lrec[j]) at_or_below[i] = 1'b0;
-      cand_ret[i] = fl[i] && at_or_below[i] && (rtag_q[i] == ttag);
+      cand_ret[i] = fl[i] && at_or_below[i] && mret_q[i];
     end
   end
 
@@ -279,9 +316,22 @@ module hwprof_dcr_stack #(
   hwprof_lzc #(.N(Depth), .HighFirst(1)) u_lzc_high (.in_i(vec_high), .idx_o(high_idx), .valid_o(high_valid));
   hwprof_lzc #(.N(Depth), .HighFirst(0)) u_lzc_run (.in_i(~(live & stable_q)), .idx_o(run_idx),
                                                     .valid_o(run_valid));
+  // The same picks one and two entries lower, for the read addresses (no
+  // subtracter after a priority encoder): tf_m1_idx = tf_idx - 1, tf_m2_idx
+  // = tf_idx - 2, run_m1_idx = run_idx - 1 whenever those are entries
+  // (otherwise the read is not looked at).
+  logic               tf_m1_valid, tf_m2_valid, run_m1_valid;
+  logic [IdxW-1:0]    tf_m1_idx, tf_m2_idx, run_m1_idx;
+  logic [Depth-1:0]   nrun;
+  assign nrun = ~(live & stable_q);
+  hwprof_lzc #(.N(Depth), .HighFirst(1)) u_lzc_tf_m1 (.in_i(fl >> 1), .idx_o(tf_m1_idx), .valid_o(tf_m1_valid));
+  hwprof_lzc #(.N(Depth), .HighFirst(1)) u_lzc_tf_m2 (.in_i(fl >> 2), .idx_o(tf_m2_idx), .valid_o(tf_m2_valid));
+  hwprof_lzc #(.N(Depth), .HighFirst(0)) u_lzc_run_m1 (.in_i(nrun >> 1), .idx_o(run_m1_idx),
+                                                       .valid_o(run_m1_valid));
 
   // Sizes and indices from the state alone (the outcome only selects).
-  logic [DepthW-1:0]  n_m1, n_m2, sidx, sidx_m1, tf_size;
+  logic [DepthW-1:0]  n_m1, n_m2, sidx, tf_size;
+  logic [IdxW-1:0]    sidx_m1;  // a read address / scan index only
   logic [IdxW-1:0]    n_m3, n_m4, sidx_m2;  // read addresses only
   logic               full, n_ge3;
   assign n_m1 = size_q - DepthW'(1);
@@ -289,28 +339,27 @@ module hwprof_dcr_stack #(
   assign n_m3 = IdxW'(size_q - DepthW'(3));
   assign n_m4 = IdxW'(size_q - DepthW'(4));
   assign sidx = DepthW'(scan_idx_q);
-  assign sidx_m1 = sidx - DepthW'(1);
+  assign sidx_m1 = IdxW'(sidx - DepthW'(1));
   assign sidx_m2 = IdxW'(sidx - DepthW'(2));
   assign tf_size = tf_valid ? DepthW'(tf_idx) : '0;
   assign full = (size_q == DepthW'(Depth));
   assign n_ge3 = (size_q >= DepthW'(3));
 
   // The kind bits of the cached entries, of the entry on port A and of the
-  // entry below it.
+  // entry below it (the last two registered with scan_idx_q: no entry at or
+  // below a scanned one changes while the scan runs, and a step's write of
+  // the kind bits goes to size_cut = size_q above it).
   logic               tos_func, nos_func, ram_func, below_func, n3_func;
+  logic               ram_func_q, below_func_q;
   logic [Depth-1:0]   top1;  // one-hot: entry n-1
   always_comb begin
     for (int i = 0; i < Depth; i++) top1[i] = live_q[i] && ((i == Depth - 1) || !live_q[(i + 1) % Depth]);
     tos_func = |(top1 & func_q);
     nos_func = |((top1 >> 1) & func_q);
     n3_func = |((top1 >> 2) & func_q);
-    ram_func = 1'b0;
-    below_func = 1'b0;
-    for (int i = 0; i < Depth; i++) begin
-      if (DepthW'(i) == sidx) ram_func = func_q[i];
-      if (DepthW'(i) == sidx_m1) below_func = func_q[i];
-    end
   end
+  assign ram_func = ram_func_q;
+  assign below_func = below_func_q;
 
   // Compares, all in parallel: the entry on port A for the call and return
   // scans; loop containment of next and the iteration match for the three
@@ -323,12 +372,39 @@ module hwprof_dcr_stack #(
   logic               keep_tos, keep_nos, keep_ram, iter_tos, iter_nos, iter_ram;
   assign call_match = (rdata_a.b == rec_i.target);
   assign ret_match = (rdata_a.a + 32'(rdata_a.ilen) == rec_i.target);
-  assign keep_tos = tos_func || holds(tos.a, tos.b, next);
-  assign keep_nos = nos_func || holds(nos.a, nos.b, next);
-  assign keep_ram = ram_func || holds(rdata_a.a, rdata_a.b, next);
-  assign iter_tos = !tos_func && (tos.a == rec_i.target) && (tos.b == rec_i.pc);
-  assign iter_nos = !nos_func && (nos.a == rec_i.target) && (nos.b == rec_i.pc);
-  assign iter_ram = !ram_func && (rdata_a.a == rec_i.target) && (rdata_a.b == rec_i.pc);
+  // Containment and iteration compares on every source of the cached
+  // entries (port A, port B, the cache registers), selected afterwards by
+  // tos_sel_q / nos_sel_q: the select is off the compares' inputs.
+  logic               hold_a, hold_b, hold_tq, hold_nq, it_a, it_b, it_tq, it_nq;
+  assign hold_a = holds(rdata_a.a, rdata_a.b, next);
+  assign hold_b = holds(rdata_b.a, rdata_b.b, next);
+  assign hold_tq = holds(tos_q.a, tos_q.b, next);
+  assign hold_nq = holds(nos_q.a, nos_q.b, next);
+  assign it_a = (rdata_a.a == rec_i.target) && (rdata_a.b == rec_i.pc);
+  assign it_b = (rdata_b.a == rec_i.target) && (rdata_b.b == rec_i.pc);
+  assign it_tq = (tos_q.a == rec_i.target) && (tos_q.b == rec_i.pc);
+  assign it_nq = (nos_q.a == rec_i.target) && (nos_q.b == rec_i.pc);
+  assign keep_tos = tos_func || ((tos_sel_q == SelA) ? hold_a : hold_tq);
+  assign keep_nos = nos_func || ((nos_sel_q == SelA) ? hold_a : (nos_sel_q == SelB) ? hold_b : hold_nq);
+  assign keep_ram = ram_func || hold_a;
+  assign iter_tos = !tos_func && ((tos_sel_q == SelA) ? it_a : it_tq);
+  assign iter_nos = !nos_func && ((nos_sel_q == SelA) ? it_a : (nos_sel_q == SelB) ? it_b : it_nq);
+  assign iter_ram = !ram_func && it_a;
+
+  // The thermometer codes of every size a record may cut the stack to, from
+  // registers only (the outcome only selects one: live_cut).
+  logic [Depth-1:0]   th_m1, th_m2, th_tf, th_s, th_s1;
+  always_comb begin
+    th_m1 = live_q >> 1;
+    th_m2 = live_q >> 2;
+    for (int i = 0; i < Depth; i++) begin
+      // i < tf_size: a live function entry above i.
+      th_tf[i] = 1'b0;
+      for (int j = i + 1; j < Depth; j++) if (fl[j]) th_tf[i] = 1'b1;
+      th_s[i] = DepthW'(i) < sidx;
+      th_s1[i] = DepthW'(i) <= sidx;
+    end
+  end
 
   // The pushed entries and their hashes on every possible base.
   logic [31:0]        h_call, h_tos, h_nos, h_ram, h_emp;
@@ -345,6 +421,7 @@ module hwprof_dcr_stack #(
   // flags, where the cached entries come from after the edge, and the scan
   // to continue.
   logic [DepthW-1:0]  size_cut;
+  logic [Depth-1:0]   live_cut;       // thermometer code of size_cut (selected, not computed)
   logic               do_push, do_ovf, do_rec, do_resync, push_func;
   logic [31:0]        push_hash;
   entry_t             push_below_e;   // the entry under a push (nos after it)
@@ -354,6 +431,7 @@ module hwprof_dcr_stack #(
   always_comb begin
     done_o = 1'b1;
     size_cut = size_q;
+    live_cut = live_q;
     do_push = 1'b0;
     do_ovf = 1'b0;
     do_rec = 1'b0;
@@ -382,11 +460,13 @@ module hwprof_dcr_stack #(
       cont_idx = high_idx;
       if (!skip_q) begin
         size_cut = tf_size;
+        live_cut = th_tf;
         tos_sel_d = SelA;
         nos_sel_d = SelB;
       end else if (rsync_q) begin
         do_resync = 1'b1;
         size_cut = sidx;
+        live_cut = th_s;
         tos_sel_d = SelA;
         nos_sel_d = SelB;
       end else if (!first && ret_match) begin
@@ -411,18 +491,22 @@ module hwprof_dcr_stack #(
           end
         end else if (size_q == DepthW'(1)) begin
           size_cut = '0;
+          live_cut = '0;
           do_push = is_backward;
         end else if (keep_nos) begin
           size_cut = n_m1;
+          live_cut = th_m1;
           push_hash = h_nos;
           push_below_e = nos;
           do_push = is_backward && !iter_nos;
           nos_sel_d = SelA;  // e[n-3], read at this edge (when no push)
         end else if (!n_ge3) begin
           size_cut = '0;
+          live_cut = '0;
           do_push = is_backward;
         end else if (n3_func && !is_backward) begin
           size_cut = n_m2;
+          live_cut = th_m2;
           tos_sel_d = SelA;
           nos_sel_d = SelB;
         end else begin
@@ -430,18 +514,21 @@ module hwprof_dcr_stack #(
           cont = 1'b1;
         end
       end else begin
-        cont_idx = IdxW'(sidx_m1);
+        cont_idx = sidx_m1;
         if (keep_ram) begin
           size_cut = sidx + DepthW'(1);
+          live_cut = th_s1;
           push_hash = h_ram;
           push_below_e = rdata_a;
           do_push = is_backward && !iter_ram;
           nos_sel_d = SelA;  // e[j-1], read at this edge (when no push)
         end else if (sidx == '0) begin
           size_cut = '0;
+          live_cut = '0;
           do_push = is_backward;
         end else if (below_func && !is_backward) begin
           size_cut = sidx;
+          live_cut = th_s;
           tos_sel_d = SelA;
           nos_sel_d = SelB;
         end else begin
@@ -459,9 +546,15 @@ module hwprof_dcr_stack #(
   assign recursion_o = do_rec;
   assign resync_o = do_resync;
 
-  // The record's instruction count and events are not used by the stack.
+  // (The valid outputs of the shifted picks are implied by tf_valid /
+  // run_valid where the read is looked at.)
+  logic unused_picks;
+  assign unused_picks = tf_m1_valid ^ tf_m2_valid ^ run_m1_valid;
+
+  // The record's instruction count, events and taken bit are not used here
+  // (next_i and backward_i carry what the stack needs of taken).
   logic unused_rec;
-  assign unused_rec = ^{rec_i.insns, rec_i.events};
+  assign unused_rec = ^{rec_i.insns, rec_i.events, rec_i.taken};
 
   // The highest set bit of vec_high (one-hot), through the bit reversal.
   logic [Depth-1:0]   vh_rev, vh_rev_low, hi_bit;
@@ -487,21 +580,21 @@ module hwprof_dcr_stack #(
     raddr_a = n_m3;
     raddr_b = n_m4;
     if (snap_i) begin
-      raddr_a = run_valid ? run_idx - IdxW'(1) : IdxW'(Depth - 1);
+      raddr_a = run_valid ? run_m1_idx : IdxW'(Depth - 1);
     end else if (is_call) begin
       raddr_a = low_idx;
     end else if (is_ret) begin
       if (!skip_q) begin
-        raddr_a = IdxW'(tf_size - DepthW'(1));
-        raddr_b = IdxW'(tf_size - DepthW'(2));
+        raddr_a = tf_m1_idx;
+        raddr_b = tf_m2_idx;
       end else if (rsync_q) begin
-        raddr_a = IdxW'(sidx_m1);
+        raddr_a = sidx_m1;
         raddr_b = sidx_m2;
       end else begin
         raddr_a = high_idx;
       end
     end else if (!first) begin
-      raddr_a = IdxW'(sidx_m1);
+      raddr_a = sidx_m1;
       raddr_b = sidx_m2;
     end
   end
@@ -563,6 +656,23 @@ module hwprof_dcr_stack #(
     rem_q <= rem_d;
   end
 
+  // func_q[scan_idx_q] and func_q[scan_idx_q - 1], loaded with scan_idx_q (no
+  // reset: used only while a branch's scan runs). A branch's scan reads
+  // entries n-3, n-4, ... downwards, so they come from precomputed kind bits
+  // (func_q[n-3], func_q[n-4] on its first step, then the bit below and
+  // func_q[j-2]) instead of a select on scan_idx_d; no entry at or below a
+  // scanned one changes while the scan runs. Call / return scans never look
+  // at them.
+  logic               n4_func, below2_func;
+  assign n4_func = |((top1 >> 3) & func_q);
+  assign below2_func = func_q[sidx_m2];
+  always_ff @(posedge clk_i) begin
+    if (step) begin
+      ram_func_q <= first ? n3_func : below_func_q;
+      below_func_q <= first ? n4_func : below2_func;
+    end
+  end
+
   // ------------------------------------------------------- control state
   always_comb begin
     size_d = size_q;
@@ -581,8 +691,13 @@ module hwprof_dcr_stack #(
     end
   end
 
+  // live_d: the thermometer code of size_d, from live_cut (a push adds the
+  // entry at size_cut).
   always_comb begin
-    for (int i = 0; i < Depth; i++) live_d[i] = DepthW'(i) < size_d;
+    live_d = live_q;
+    if (restart_i) live_d = '0;
+    else if (snap_i) live_d = live_q;
+    else if (commit) live_d = do_push ? ((live_cut << 1) | Depth'(1)) : live_cut;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -590,15 +705,41 @@ module hwprof_dcr_stack #(
     else {size_q, skip_q, ovf_q, live_q} <= {size_d, skip_d, ovf_d, live_d};
   end
 
+  // One-hot: the entry at index size_cut (none when size_cut = Depth), from
+  // live_cut.
+  logic [Depth-1:0]   at_cut;
+  assign at_cut = ((live_cut << 1) | Depth'(1)) & ~live_cut;
+
   // Kind bits and tags of the pushed entry (no reset: qualified by size_q).
+  // Written at index size_cut in every step, not only at a push: without a
+  // push that entry is dead after the edge (a commit leaves size = size_cut)
+  // or is entry size_q (a step that does not commit keeps size_cut =
+  // size_q), so only a push makes the write visible. This keeps the outcome
+  // (done_o, do_push) off the write enables of these flip-flops.
   always_ff @(posedge clk_i) begin
-    if (commit && do_push) begin
+    if (step) begin
       for (int i = 0; i < Depth; i++) begin
-        if (DepthW'(i) == size_cut) begin
+        if (at_cut[i]) begin
           func_q[i] <= push_func;
           // (Loop entries' tags are never looked at.)
           btag_q[i] <= ttag;
-          rtag_q[i] <= tag(rec_i.pc + 32'(rec_i.ilen));
+          rtag_q[i] <= rtag_i;
+        end
+      end
+    end
+  end
+
+  // The tag matches of the record loaded at this edge (no reset: qualified
+  // by live_q).
+  always_ff @(posedge clk_i) begin
+    if (ld_i) begin
+      for (int i = 0; i < Depth; i++) begin
+        if (step && at_cut[i]) begin
+          mcall_q[i] <= (ttag == ld_ttag_i);
+          mret_q[i] <= (rtag_i == ld_ttag_i);
+        end else begin
+          mcall_q[i] <= (btag_q[i] == ld_ttag_i);
+          mret_q[i] <= (rtag_q[i] == ld_ttag_i);
         end
       end
     end
@@ -613,9 +754,13 @@ module hwprof_dcr_stack #(
       if (commit && do_rec) begin
         for (int i = 0; i < Depth; i++) if (IdxW'(i) == scan_idx_q) rec_q[i] <= 1'b1;
       end
-      if (commit && do_push) begin
+      // A pushed entry is unstable with a clear recursion bit; written in
+      // every step like the kind bits (a dead entry's bits are never looked
+      // at: every use is qualified by live_q). A recursion's bit (entry
+      // scan_idx_q < size_q = size_cut) is never this entry.
+      if (step) begin
         for (int i = 0; i < Depth; i++) begin
-          if (DepthW'(i) == size_cut) begin
+          if (at_cut[i]) begin
             stable_q[i] <= 1'b0;
             rec_q[i] <= 1'b0;
           end
@@ -644,10 +789,34 @@ module hwprof_dcr_stack #(
   assign size_o = size_q;
   assign skip_o = skip_q;
 
+  // live_cut is the thermometer code of size_cut, live_q that of size_q.
+  `HWPROF_ASSERT(live_cut_matches_size_cut, live_cut == ((Depth'(1) << size_cut) - Depth'(1)) || size_cut == DepthW'(Depth) && live_cut == '1)
+  `HWPROF_ASSERT(live_matches_size, live_q == ((Depth'(1) << size_q) - Depth'(1)) || size_q == DepthW'(Depth) && live_q == '1)
+  // The registered tag matches equal the compares they stand for (live
+  // entries, while a record is offered).
+`ifndef SYNTHESIS
+  logic [Depth-1:0]   mcall_chk, mret_chk;
+  always_comb begin
+    for (int i = 0; i < Depth; i++) begin
+      mcall_chk[i] = (btag_q[i] == ttag);
+      mret_chk[i] = (rtag_q[i] == ttag);
+    end
+  end
+  `HWPROF_ASSERT(mcall_right, !rec_valid_i || ((mcall_q ^ mcall_chk) & live_q) == '0)
+  `HWPROF_ASSERT(mret_right, !rec_valid_i || ((mret_q ^ mret_chk) & live_q) == '0)
+`endif
+  // The shifted picks equal the subtractions they replace where they are
+  // read.
+  `HWPROF_ASSERT(tf_m1_right, !(tf_valid && 32'(tf_idx) >= 1) || tf_m1_idx == tf_idx - IdxW'(1))
+  `HWPROF_ASSERT(tf_m2_right, !(tf_valid && 32'(tf_idx) >= 2) || 32'(tf_m2_idx) == 32'(tf_idx) - 2)
+  `HWPROF_ASSERT(run_m1_right, !(run_valid && 32'(run_idx) >= 1) || run_m1_idx == run_idx - IdxW'(1))
   // The stack never grows past Depth.
   `HWPROF_ASSERT(stack_within_depth, size_q <= DepthW'(Depth))
   // A scan only runs while a record is offered.
   `HWPROF_ASSERT(scan_needs_record, scan_q |-> rec_valid_i)
+  // A step that does not commit cuts nothing (the kind bits, tags, stable and
+  // recursion bits are written at size_cut in every step).
+  `HWPROF_ASSERT(no_cut_without_commit, !(step && !done_o) || size_cut == size_q)
 
 endmodule
 

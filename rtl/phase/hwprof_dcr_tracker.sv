@@ -16,14 +16,20 @@
 // phase id allocation). This module holds the interval-end state machine,
 // the interval counter, the Markov predictor, the registers and counters.
 //
-// Records: rec_ready_o = idle, no CMD or INTERVAL write in this cycle, and
-// the record's stack scan over (u_stack's done_o: a record that needs stack
-// entries from block RAM waits one cycle per entry read; docs/dcr.md "Stack
-// scans"); every cycle with a record offered and not taken counts in
-// STALL_CYCLES.
+// Records: a two-entry input buffer (head_q, skid_q). rec_ready_o = the
+// buffer not full and no CMD or INTERVAL write in this cycle (a register
+// and the register port only, never the record or the stack). A record is
+// pre-decoded on its way in (next address, backward compare, tags) and
+// counted there by the interval counter (it keeps "ends an interval"). The
+// stack works on the head: when idle and its scan is over (u_stack's
+// done_o: a record that needs stack entries from block RAM waits one cycle
+// per entry read; docs/dcr.md "Stack scans") it commits and leaves the
+// buffer. Every cycle with a record offered and not taken counts in
+// STALL_CYCLES. A buffered record makes the tracker busy (STATUS.busy): a
+// CMD then is ignored with err, so no command overtakes a taken record.
 //
-// Interval end (cycle behaviour; rec_ready_o is low from the edge that
-// accepts the record ending the interval until the result is taken):
+// Interval end (cycle behaviour; the head stays in the buffer from the edge
+// that commits the head ending the interval until the result is taken):
 //   Sig    1 cycle: snapshot (sig depth = the run of live stable entries from
 //          the bottom, its hash, the recursion / overflow / skip flags);
 //          every stable bit set and the overflow flag cleared at the edge;
@@ -39,12 +45,14 @@
 //          interval counters count.
 //   Out    res_valid_o until res_ready_i.
 //
-// Edge order (DcrTracker::step): an accepted record (stack, counters,
-// interval count); the interval-end sequence; then a register write
+// Edge order (DcrTracker::step): the head (stack, counters; the sequence
+// starts when it ends an interval); an accepted record enters the buffer
+// (interval count); the interval-end sequence; then a register write
 // (STATUS W1C err; CMD restart / clear_table / clear_stats, obeyed only in
-// Idle, else ignored with err; INTERVAL, 0 rejected with err, a legal value
-// also restarts the interval count). In a cycle with a CMD or INTERVAL
-// write rec_ready_o is low, so a command never meets a record.
+// Idle with the buffer empty, else ignored with err; INTERVAL, 0 rejected
+// with err, a legal value also restarts the interval count). In a cycle
+// with a CMD or INTERVAL write rec_ready_o is low, so a command never meets
+// a record.
 //
 // Registers (reads combinational from the state before the edge): data/regs/dcr.json
 // (generated: hwprof_dcr_reg_pkg, docs/dcr.md, "Registers").
@@ -75,8 +83,8 @@ module hwprof_dcr_tracker #(
   // Branch records.
   /// A record is offered; hold it until taken.
   input  wire logic                     rec_valid_i,
-  /// It is taken this cycle: idle, no CMD or INTERVAL write in this cycle, and
-  /// its stack scan over.
+  /// It is taken this cycle: the input buffer has room (registered) and no
+  /// CMD or INTERVAL write in this cycle.
   output logic                          rec_ready_o,
   /// The record.
   input  wire hwprof_pkg::branch_rec_t  rec_i,
@@ -152,18 +160,71 @@ module hwprof_dcr_tracker #(
   logic [NumStats-1:0][StatW-1:0]   stat;
 
   // ------------------------------------------------------------- control
-  logic               cmd_write, ivl_write, idle_cmd, accept, ivl_end, hold, st_done;
+  logic               cmd_write, ivl_write, idle_cmd, accept, ivl_end, busy, hold, st_done, commit;
   logic               restart, clear_table, clear_stats;
 
   assign cmd_write = csr_we_i && (csr_addr_i == DcrAddrCmd);
   assign ivl_write = csr_we_i && (csr_addr_i == DcrAddrInterval);
-  assign idle_cmd = cmd_write && (state_q == StIdle);
+  // STATUS.busy: an interval end is being answered or its result waits, or a
+  // record waits in the input buffer; commands are obeyed only when not busy.
+  assign idle_cmd = cmd_write && !busy;
   assign restart = idle_cmd && csr_wdata_i[DcrCmdRestartBit];
   assign clear_table = idle_cmd && csr_wdata_i[DcrCmdClearTableBit];
   assign clear_stats = idle_cmd && csr_wdata_i[DcrCmdClearStatsBit];
-  assign hold = (state_q != StIdle) || cmd_write || ivl_write;
-  assign rec_ready_o = !hold && st_done;
+
+  // ---------------------------------------------------------- input buffer
+  // Two entries (head_q, the oldest, and skid_q): rec_ready_o depends only on
+  // the occupancy and the register port, never on the record or the stack.
+  // A record is pre-decoded on its way in (next address, backward compare,
+  // tags) and its interval count steps there (end: it ends an interval);
+  // the stack works on the head.
+  /// One buffered record.
+  typedef struct packed {
+    branch_rec_t  rec;
+    logic         ends;      // the record ends an interval
+    logic [31:0]  next;      // taken ? target : pc + ilen
+    logic         backward;  // a taken br/jmp with target <= pc
+    logic [7:0]   ttag;      // tag(target)
+    logic [7:0]   rtag;      // tag(pc + ilen)
+  } buf_t;
+
+  function automatic logic [7:0] tag(input logic [31:0] x);
+    tag = x[7:0] ^ x[15:8] ^ x[23:16] ^ x[31:24];
+  endfunction
+
+  logic               head_v_q, skid_v_q;
+  buf_t               head_q, skid_q, in_entry;
+  logic [31:0]        in_ret;
+
+  assign rec_ready_o = !skid_v_q && !cmd_write && !ivl_write;
   assign accept = rec_valid_i && rec_ready_o;
+  assign busy = (state_q != StIdle) || head_v_q;
+  assign hold = (state_q != StIdle);
+  assign commit = head_v_q && !hold && st_done;
+
+  assign in_ret = rec_i.pc + 32'(rec_i.ilen);
+  assign in_entry = '{rec: rec_i, ends: ivl_end, next: rec_i.taken ? rec_i.target : in_ret,
+                      backward: ((rec_i.kind == KindBr) || (rec_i.kind == KindJmp)) && rec_i.taken &&
+                                (rec_i.target <= rec_i.pc),
+                      ttag: tag(rec_i.target), rtag: tag(in_ret)};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      head_v_q <= 1'b0;
+      skid_v_q <= 1'b0;
+    end else if (!head_v_q || commit) begin
+      head_v_q <= skid_v_q || accept;
+      skid_v_q <= 1'b0;
+    end else if (accept) begin
+      skid_v_q <= 1'b1;
+    end
+  end
+
+  // Entries (no reset: qualified by the valid bits).
+  always_ff @(posedge clk_i) begin
+    if (!head_v_q || commit) head_q <= skid_v_q ? skid_q : in_entry;
+    if (head_v_q && !commit && accept) skid_q <= in_entry;
+  end
 
   hwprof_interval_counter #(
     .IntervalW(32),
@@ -191,10 +252,16 @@ module hwprof_dcr_tracker #(
   ) u_stack (
     .clk_i,
     .rst_ni,
-    .rec_valid_i,
+    .rec_valid_i(head_v_q),
     .hold_i     (hold),
-    .busy_i     (state_q != StIdle),
-    .rec_i,
+    .busy_i     (hold),
+    .rec_i      (head_q.rec),
+    .next_i     (head_q.next),
+    .backward_i (head_q.backward),
+    .ttag_i     (head_q.ttag),
+    .rtag_i     (head_q.rtag),
+    .ld_i       (!head_v_q || commit),
+    .ld_ttag_i  (skid_v_q ? skid_q.ttag : in_entry.ttag),
     .done_o     (st_done),
     .push_o     (st_push),
     .pops_o     (st_pops),
@@ -260,8 +327,8 @@ module hwprof_dcr_tracker #(
       interval_q <= IntervalReset;
       err_q <= 1'b0;
     end else begin
-      // 1. An accepted record (the stack commits it in u_stack).
-      if (accept && ivl_end) state_q <= StSig;
+      // 1. The head (the stack commits it in u_stack).
+      if (commit && head_q.ends) state_q <= StSig;
       // 2. The interval-end sequence.
       unique case (state_q)
         StIdle: ;
@@ -281,7 +348,7 @@ module hwprof_dcr_tracker #(
         unique case (csr_addr_i)
           DcrAddrStatus: if (csr_wdata_i[DcrStatusErrBit]) err_q <= 1'b0;
           DcrAddrCmd: begin
-            if (state_q != StIdle && |csr_wdata_i[2:0]) err_q <= 1'b1;
+            if (busy && |csr_wdata_i[2:0]) err_q <= 1'b1;
             if (clear_table) have_prev_q <= 1'b0;
           end
           DcrAddrInterval: begin
@@ -317,12 +384,12 @@ module hwprof_dcr_tracker #(
   always_comb begin
     stat_add = {NumStats{DepthW'(1)}};
     stat_add[StatPops]        = st_pops;
-    stat_inc[StatRecords]     = accept;
-    stat_inc[StatPushes]      = accept && st_push;
-    stat_inc[StatPops]        = accept;
-    stat_inc[StatOverflows]   = accept && st_ovf;
-    stat_inc[StatRecursions]  = accept && st_rec;
-    stat_inc[StatResyncs]     = accept && st_resync;
+    stat_inc[StatRecords]     = commit;
+    stat_inc[StatPushes]      = commit && st_push;
+    stat_inc[StatPops]        = commit;
+    stat_inc[StatOverflows]   = commit && st_ovf;
+    stat_inc[StatRecursions]  = commit && st_rec;
+    stat_inc[StatResyncs]     = commit && st_resync;
     stat_inc[StatStallCycles] = rec_valid_i && !rec_ready_o;
     stat_inc[StatIntervals]   = wait_st;
     stat_inc[StatNewPhases]   = wait_st && upd_new_q;
@@ -330,6 +397,19 @@ module hwprof_dcr_tracker #(
     stat_inc[StatScored]      = wait_st && mk_scored;
     stat_inc[StatCorrect]     = wait_st && mk_correct;
   end
+
+  // The increments are registered (the counters count one edge after the
+  // event, DcrTracker::shown()), so that no counter's carry chain lies on
+  // the record's outcome path; clear_stats drops the pending ones.
+  logic [NumStats-1:0]              stat_inc_q;
+  logic [NumStats-1:0][DepthW-1:0]  stat_add_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) stat_inc_q <= '0;
+    else stat_inc_q <= clear_stats ? '0 : stat_inc;
+  end
+
+  always_ff @(posedge clk_i) stat_add_q <= stat_add;
 
   hwprof_stat_bank #(
     .N   (NumStats),
@@ -339,8 +419,8 @@ module hwprof_dcr_tracker #(
     .clk_i,
     .rst_ni,
     .clear_i(clear_stats),
-    .inc_i  (stat_inc),
-    .add_i  (stat_add),
+    .inc_i  (stat_inc_q),
+    .add_i  (stat_add_q),
     .cnt_o  (stat)
   );
 
@@ -363,7 +443,7 @@ module hwprof_dcr_tracker #(
 
   always_comb begin
     unique case (csr_addr_i)
-      DcrAddrStatus:      csr_rdata_o = {16'd0, 8'(size), 5'd0, skip, state_q != StIdle, err_q};
+      DcrAddrStatus:      csr_rdata_o = {16'd0, 8'(size), 5'd0, skip, busy, err_q};
       DcrAddrInterval:    csr_rdata_o = interval_q;
       DcrAddrParams:      csr_rdata_o = {16'(SigEntries), 8'(MarkovLg), 8'(Depth)};
       DcrAddrCmd:         csr_rdata_o = '0;

@@ -182,6 +182,11 @@ DcrAlgo::DcrAlgo(const DcrParams& p)
 }
 
 bool DcrAlgo::record(const BranchRecord& r) {
+  apply(r);
+  return count(r);
+}
+
+void DcrAlgo::apply(const BranchRecord& r) {
   const DcrStackOp op = stack_.process(r);
   ++stats_.records;
   stats_.pushes += op.pushes;
@@ -189,7 +194,6 @@ bool DcrAlgo::record(const BranchRecord& r) {
   stats_.overflows += op.overflow;
   stats_.recursions += op.recursion;
   stats_.resyncs += op.resync;
-  return ic_.step(r.insns);
 }
 
 DcrSnapshot DcrAlgo::close_interval() {

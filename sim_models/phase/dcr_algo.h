@@ -179,7 +179,12 @@ class DcrAlgo {
   // The pieces, in the order step() runs them (the cycle model commits
   // them at different edges).
   /// Stack operation and interval count; true when the record ends an interval.
+  /// The same as apply(r) then count(r).
   bool record(const BranchRecord& r);
+  /// The record's stack operation and its statistics (no interval count).
+  void apply(const BranchRecord& r);
+  /// The record's interval count alone; true when it ends an interval.
+  bool count(const BranchRecord& r) { return ic_.step(r.insns); }
   /// The signature snapshot, then the next interval starts (stable bits set).
   DcrSnapshot close_interval();
   /// Signature table lookup, Markov update, flags, statistics.

@@ -30,7 +30,8 @@ inline constexpr unsigned kDcrCsrCount = 16;
 // STATUS fields.
 /// STATUS.err: a command while busy or an INTERVAL write of 0
 inline constexpr uint32_t kDcrStatusErr = 1u << 0;
-/// STATUS.busy: an interval end is being answered or its result waits
+/// STATUS.busy: an interval end is being answered or its result waits, or a record waits in the
+/// input buffer
 inline constexpr uint32_t kDcrStatusBusy = 1u << 1;
 /// STATUS.skip: skip mode
 inline constexpr uint32_t kDcrStatusSkip = 1u << 2;

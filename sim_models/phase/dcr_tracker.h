@@ -1,31 +1,39 @@
 // Cycle model of rtl/phase/hwprof_dcr_tracker.sv (docs/dcr.md, "Cycle
-// behaviour"). The algorithm is DcrAlgo's (dcr_algo.h): the stack operation
-// and interval count of a record (DcrAlgo::record), the signature snapshot
-// (close_interval) and the table lookup with the Markov update (classify);
-// this class adds the interval-end sequence of the RTL, the register port
-// and the 32-bit saturating counters. Every step() returns the outputs of
+// behaviour"). The algorithm is DcrAlgo's (dcr_algo.h): the interval count
+// of a record (DcrAlgo::count), its stack operation (DcrAlgo::apply), the
+// signature snapshot (close_interval) and the table lookup with the Markov
+// update (classify); this class adds the input buffer and the interval-end
+// sequence of the RTL, the register port and the 32-bit saturating counters.
+//
+// Records enter a two-entry input buffer (rec_ready = the buffer is not
+// full and no CMD / INTERVAL write in this cycle: it never depends on the
+// record or the stack). The interval count steps when a record enters the
+// buffer (the record keeps its "ends an interval" bit); the stack works on
+// the oldest buffered record (the head). Every step() returns the outputs of
 // the cycle (from the state before the edge) and then commits the edge in
 // the RTL's order:
-//   1. an accepted record: stack operation, counters, interval count; when
-//      it ends an interval the sequence starts (state Sig). A record is
-//      taken after dcr_scan_cycles() scan cycles (rec_ready low, counted in
-//      STALL_CYCLES): the RTL keeps the stack entries in block RAM and reads
-//      one per scan cycle (docs/dcr.md, "Stack scans"). A scan cycle is a
-//      cycle with a record offered, the tracker idle and no CMD / INTERVAL
-//      write; such a write freezes the scan, a dropped record or a restart
-//      abandons it;
-//   2. the interval-end sequence advances: Sig (snapshot, stable bits set)
+//   1. the head, when the tracker is idle: after dcr_scan_cycles() scan
+//      cycles (the RTL keeps the stack entries in block RAM and reads one per
+//      scan cycle, docs/dcr.md "Stack scans") its stack operation and
+//      counters commit and it leaves the buffer; when it ends an interval
+//      the sequence starts (state Sig);
+//   2. an accepted record enters the buffer (interval count);
+//   3. the interval-end sequence advances: Sig (snapshot, stable bits set)
 //      -> Search (SigEntries cycles) -> Update (table write, Markov update)
 //      -> Wait (Markov result: classify() commits, result registered) ->
 //      Out (res_valid until res_ready) -> Idle;
-//   3. a register write: STATUS (W1C err), CMD (restart, clear_table,
-//      clear_stats; obeyed only when idle before the edge, else err),
-//      INTERVAL (0 rejected with err, value kept; a legal value restarts
-//      the interval count, docs/phase.md).
+//   4. a register write: STATUS (W1C err), CMD (restart, clear_table,
+//      clear_stats; obeyed only when not busy before the edge: idle and the
+//      buffer empty, else err), INTERVAL (0 rejected with err, value kept;
+//      a legal value restarts the interval count, docs/phase.md).
+// STALL_CYCLES counts the cycles with a record offered and not taken. The
+// counter increments are registered: a register shows a count one edge
+// after the event (shown()).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 
 #include "dcr_algo.h"
 #include "dcr_regs.h"
@@ -134,9 +142,18 @@ class DcrTracker {
     stall_cycles_ = 0;
     scan_ = 0;
     scan_cycles_ = 0;
+    buf_.clear();
+    shown_ = {};
   }
 
-  bool busy() const { return state_ != State::Idle; }
+  /// Entries of the input buffer.
+  static constexpr size_t kBufEntries = 2;
+
+  /// STATUS.busy: an interval end is being answered or its result waits, or
+  /// a record waits in the input buffer.
+  bool busy() const { return state_ != State::Idle || !buf_.empty(); }
+  /// Records in the input buffer.
+  size_t buffered() const { return buf_.size(); }
   const DcrAlgo& algo() const { return algo_; }
   uint32_t interval() const { return interval_; }
   /// Scan cycles since reset (not a register: the part of STALL_CYCLES
@@ -144,12 +161,20 @@ class DcrTracker {
   uint64_t scan_cycles() const { return scan_cycles_; }
   bool err() const { return err_; }
 
+  /// The counts so far (saturated); the registers show them one edge later
+  /// (shown()).
   Stats stats() const {
     const DcrStats& s = algo_.stats();
     return {sat32(s.records),    sat32(s.intervals), sat32(s.pushes),     sat32(s.pops),
             sat32(s.overflows),  sat32(s.recursions), sat32(s.resyncs),   sat32(s.new_phases),
             sat32(s.evictions),  sat32(s.scored),    sat32(s.correct),    sat32(stall_cycles_)};
   }
+
+  /// What the counter registers show in this cycle: the counter increments
+  /// are registered (hwprof_dcr_tracker's stat_inc_q), so a count reaches
+  /// its register one edge after the event; a clear_stats zeroes the
+  /// counters and the pending increments at its edge.
+  const Stats& shown() const { return shown_; }
 
   /// PARAMS: {SigEntries[15:0], log2(MarkovEntries)[7:0], Depth[7:0]}.
   uint32_t params() const {
@@ -165,7 +190,7 @@ class DcrTracker {
   }
 
   uint32_t csr_read(unsigned addr) const {
-    const Stats s = stats();
+    const Stats& s = shown_;
     switch (static_cast<DcrCsr>(addr & 0xf)) {
       case DcrCsr::Status: return status();
       case DcrCsr::Cmd: return 0;
@@ -187,15 +212,12 @@ class DcrTracker {
     return 0;
   }
 
-  /// A scan cycle is possible: idle, and no CMD or INTERVAL write in this
-  /// cycle.
-  bool can_step(const In& in) const {
-    const unsigned a = in.csr_addr & 0xf;
-    return state_ == State::Idle && !(in.csr_we && (a == unsigned(DcrCsr::Cmd) || a == unsigned(DcrCsr::Interval)));
-  }
-  /// rec_ready: can_step, and the offered record's scan is over.
+  /// rec_ready: the input buffer has room and no CMD or INTERVAL write in
+  /// this cycle.
   bool rec_ready(const In& in) const {
-    return can_step(in) && scan_ >= dcr_scan_cycles(algo_.stack(), in.rec);
+    const unsigned a = in.csr_addr & 0xf;
+    return buf_.size() < kBufEntries &&
+           !(in.csr_we && (a == unsigned(DcrCsr::Cmd) || a == unsigned(DcrCsr::Interval)));
   }
 
   Out step(const In& in) {
@@ -204,21 +226,27 @@ class DcrTracker {
     o.res_valid = state_ == State::Out;
     o.res = res_;
     o.csr_rdata = csr_read(in.csr_addr);
-    const bool was_idle = state_ == State::Idle;
+    const bool was_busy = busy();
+    const Stats before = stats();
+    bool cleared = false;
 
-    // 1. An accepted record.
+    // 1. The head of the input buffer.
     bool end = false;
-    if (in.rec_valid && o.rec_ready) {
-      end = algo_.record(in.rec);
-      scan_ = 0;
-    } else if (in.rec_valid && can_step(in)) {
-      ++scan_;  // one stack entry read
-      ++scan_cycles_;
-    } else if (!in.rec_valid) {
-      scan_ = 0;  // the scan is abandoned
+    if (state_ == State::Idle && !buf_.empty()) {
+      if (scan_ >= dcr_scan_cycles(algo_.stack(), buf_.front().rec)) {
+        algo_.apply(buf_.front().rec);
+        end = buf_.front().end;
+        buf_.pop_front();
+        scan_ = 0;
+      } else {
+        ++scan_;  // one stack entry read
+        ++scan_cycles_;
+      }
     }
+    // 2. An accepted record enters the buffer (interval count).
+    if (in.rec_valid && o.rec_ready) buf_.push_back({in.rec, algo_.count(in.rec)});
     if (in.rec_valid && !o.rec_ready) ++stall_cycles_;
-    // 2. The interval-end sequence.
+    // 3. The interval-end sequence.
     switch (state_) {
       case State::Idle:
         if (end) state_ = State::Sig;
@@ -240,7 +268,7 @@ class DcrTracker {
         if (in.res_ready) state_ = State::Idle;
         break;
     }
-    // 3. Register writes.
+    // 4. Register writes.
     if (in.csr_we) {
       switch (static_cast<DcrCsr>(in.csr_addr & 0xf)) {
         case DcrCsr::Status:
@@ -248,7 +276,7 @@ class DcrTracker {
           break;
         case DcrCsr::Cmd: {
           const uint32_t c = in.csr_wdata & (kDcrCmdRestart | kDcrCmdClearTable | kDcrCmdClearStats);
-          if (!was_idle) {
+          if (was_busy) {
             if (c) err_ = true;
             break;
           }
@@ -260,6 +288,7 @@ class DcrTracker {
           if (c & kDcrCmdClearStats) {
             algo_.clear_stats();
             stall_cycles_ = 0;
+            cleared = true;
           }
           break;
         }
@@ -274,6 +303,7 @@ class DcrTracker {
         default: break;
       }
     }
+    shown_ = cleared ? Stats{} : before;
     return o;
   }
 
@@ -289,7 +319,13 @@ class DcrTracker {
   DcrSnapshot snap_{};
   DcrResult res_{};
   uint64_t stall_cycles_ = 0;
-  unsigned scan_ = 0;  ///< scan cycles of the offered record so far
+  Stats shown_{};  ///< the counter registers (one edge behind stats())
+  struct Buffered {
+    BranchRecord rec;
+    bool end;  ///< the record ends an interval
+  };
+  std::deque<Buffered> buf_;  ///< the input buffer, oldest first
+  unsigned scan_ = 0;  ///< scan cycles of the head so far
   uint64_t scan_cycles_ = 0;
 };
 

@@ -474,4 +474,39 @@ BOOST_AUTO_TEST_CASE(restart_clears_stack_and_count_but_keeps_the_table) {
   BOOST_CHECK_EQUAL(r->flags & dcr_flag::kNew, 0);
 }
 
+BOOST_AUTO_TEST_CASE(count_then_apply_later_equals_record) {
+  // The cycle model counts a record's instructions when it enters the input
+  // buffer (count) and applies its stack operation when it leaves it
+  // (apply), up to two records later; the interval ends and the stack must
+  // be those of record() (= apply then count) whenever the stack operations
+  // run before the snapshot of an interval end they precede.
+  DcrParams p;
+  p.interval = 25;
+  DcrAlgo a(p), b(p);
+  const BranchRecord recs[] = {call(0x100, 0x1000, 7),  call(0x1010, 0x2000, 9), back(0x2040, 0x2010, 11),
+                               back(0x2040, 0x2010, 3), br(0x2040, 0x2010, false, 30), ret(0x2050, 0x1015, 2),
+                               call(0x1010, 0x2000, 13), back(0x2040, 0x2010, 12)};
+  std::vector<bool> ends;
+  for (const auto& r : recs) ends.push_back(b.count(r));
+  unsigned n = 0;
+  for (size_t i = 0; i < std::size(recs); ++i) {
+    const bool e = a.record(recs[i]);
+    b.apply(recs[i]);
+    BOOST_CHECK_EQUAL(e, ends[i]);
+    BOOST_CHECK_EQUAL(a.stack().size(), b.stack().size());
+    if (e) {
+      ++n;
+      const DcrSnapshot sa = a.close_interval(), sb = b.close_interval();
+      BOOST_CHECK_EQUAL(sa.hash, sb.hash);
+      BOOST_CHECK_EQUAL(sa.depth, sb.depth);
+      BOOST_CHECK(a.classify(sa) == b.classify(sb));
+    }
+  }
+  BOOST_CHECK_EQUAL(n, 3u);  // 7+9+11 = 27 -> 2; +3+30 = 35 -> 10; +2+13 = 25 -> 0; +12
+  BOOST_CHECK_EQUAL(a.stats().records, b.stats().records);
+  BOOST_CHECK_EQUAL(a.stats().pushes, b.stats().pushes);
+  BOOST_CHECK_EQUAL(a.stats().pops, b.stats().pops);
+  BOOST_CHECK_EQUAL(a.counter().count(), b.counter().count());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
