@@ -104,6 +104,7 @@ def main() -> int:
 
     files = synth.core_sources("hwprof_board_core") + [
         Path("fpga/boards/hwprof_board_rst.sv"),
+        Path("fpga/boards/hwprof_board_top.sv"),
         Path(f"fpga/boards/{args.board}/{top}.sv")]
     netlist = out / f"{top}.json"
     stat = out / "stat.json"

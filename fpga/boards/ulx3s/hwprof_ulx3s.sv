@@ -1,8 +1,9 @@
 /// hwprof_ulx3s: board top for the ULX3S (LFE5U-85F/25F/12F, 25 MHz on G2, FT231X UART: FPGA TX L4, RX M1).
-/// The board clock drives everything (no PLL: the units close timing at
-/// the board clock); hwprof_board_rst gives a power-on reset, synchronized;
-/// hwprof_board_core holds the link shell and the units chosen with the
-/// En* parameters (`make fpga BOARD=ulx3s UNITS=...`, docs/boards.md).
+/// The board clock drives everything (no PLL: the units close timing at the
+/// board clock); hwprof_board_top holds the power-on reset, the link shell
+/// and the units chosen with the En* parameters (`make fpga BOARD=ulx3s
+/// UNITS=...`, docs/boards.md). This file names the pins and sets the
+/// board's defaults.
 `default_nettype none
 
 module hwprof_ulx3s #(
@@ -30,47 +31,23 @@ module hwprof_ulx3s #(
   output logic      ftdi_rxd
 );
 
-  logic rst_n;
-  logic probe_unit_rst;
-  logic [EnPath + EnRap + EnDcr + EnBbv - 1:0] probe_rec_valid, probe_rec_ready, probe_csr_we;
-  logic [EnPath + EnRap + EnDcr + EnBbv - 1:0] probe_dump_start, probe_dump_ready, probe_res_ready;
-  hwprof_board_pkg::board_rec_t probe_rec_data;
-  logic [7:0]  probe_csr_addr;
-  logic [31:0] probe_csr_wdata;
-
-  hwprof_board_rst u_rst (
-    .clk_i (clk_25mhz),
-    .rst_no(rst_n)
-  );
-
-  hwprof_board_core #(
-    .Board    (2),
-    .ClkHz    (25000000),
-    .Baud     (Baud),
-    .RxBytes  (RxBytes),
-    .EnPath   (EnPath),
-    .EnRap    (EnRap),
-    .EnDcr    (EnDcr),
-    .EnBbv    (EnBbv),
+  hwprof_board_top #(
+    .Board(2),
+    .ClkHz(25000000),
+    .Baud(Baud),
+    .RxBytes(RxBytes),
+    .EnPath(EnPath),
+    .EnRap(EnRap),
+    .EnDcr(EnDcr),
+    .EnBbv(EnBbv),
     .RapGroups(RapGroups),
-    .RapQueue (RapQueue),
+    .RapQueue(RapQueue),
     .BbvCounters(BbvCounters),
     .BbvEntries(BbvEntries)
-  ) u_core (
-    .clk_i             (clk_25mhz),
-    .rst_ni            (rst_n),
-    .uart_rx_i         (ftdi_txd),
-    .uart_tx_o         (ftdi_rxd),
-    .probe_unit_rst_o  (probe_unit_rst),
-    .probe_rec_valid_o (probe_rec_valid),
-    .probe_rec_ready_o (probe_rec_ready),
-    .probe_rec_data_o  (probe_rec_data),
-    .probe_csr_we_o    (probe_csr_we),
-    .probe_csr_addr_o  (probe_csr_addr),
-    .probe_csr_wdata_o (probe_csr_wdata),
-    .probe_dump_start_o(probe_dump_start),
-    .probe_dump_ready_o(probe_dump_ready),
-    .probe_res_ready_o (probe_res_ready)
+  ) u_top (
+    .clk_i    (clk_25mhz),
+    .uart_rx_i(ftdi_txd),
+    .uart_tx_o(ftdi_rxd)
   );
 
 endmodule
