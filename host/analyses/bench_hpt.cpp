@@ -153,7 +153,16 @@ struct Config {
   HptIndex index;
   bool skew;
   HptMetric metric;
-  auto tie() const { return std::make_tuple(entries, ways, unsigned(policy), unsigned(index), skew, unsigned(metric)); }
+  // The candidate policies' options (--policies; docs/hpt.md "Candidate policies").
+  model::HptAdmit admit = model::HptAdmit::None;
+  bool inherit = false;
+  model::HptSketch sketch{};
+  model::HptProbation prob{};
+  auto tie() const {
+    return std::make_tuple(entries, ways, unsigned(policy), unsigned(index), skew, unsigned(metric), unsigned(admit),
+                           inherit, sketch.rows, sketch.cols, sketch.bits, sketch.period, prob.sets, prob.ways,
+                           prob.fp_bits, prob.count_bits);
+  }
   bool operator<(const Config& o) const { return tie() < o.tie(); }
 };
 
@@ -188,9 +197,18 @@ std::vector<Config> grid(bool full) {
 
 struct Result {
   double complete = 0, dynamic = 0, dyn_min = 100;
+  double resident_exact = 0;  // complete: the resident keys with their exact weights
   model::HptStats stats;
   double seconds = 0;
 };
+
+std::string name_of(const Config& c) {
+  HptCtrl ctrl;
+  ctrl.policy = c.policy;
+  ctrl.admit = c.admit;
+  ctrl.inherit = c.inherit;
+  return ctrl.policy_name();
+}
 
 Result run_config(const Stream& s, const Config& c, const std::vector<Profile>& exact) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -200,8 +218,10 @@ Result run_config(const Stream& s, const Config& c, const std::vector<Profile>& 
   ctrl.skew = c.skew;
   ctrl.metric = c.metric;
   ctrl.policy = c.policy;
+  ctrl.admit = c.admit;
+  ctrl.inherit = c.inherit;
   const unsigned sets = c.entries / c.ways;
-  HptAlgo whole(sets, c.ways), dyn(sets, c.ways);
+  HptAlgo whole(sets, c.ways, c.sketch, c.prob), dyn(sets, c.ways, c.sketch, c.prob);
   std::vector<double> per_window(s.windows, 0.0);
   uint32_t cur = 0;
   auto close = [&](uint32_t w) {
@@ -218,6 +238,13 @@ Result run_config(const Stream& s, const Config& c, const std::vector<Profile>& 
   }
   close(cur);
   r.complete = model::path_overlap(exact[0], model::hpt_weights(whole));
+  {
+    std::unordered_map<model::PathKey, uint64_t, model::PathKeyHash> w;
+    for (const auto& p : exact[0]) w[p.key] = p.weight;
+    std::vector<WeightedPath> res;
+    for (const auto& x : whole.contents()) res.push_back({x.key, w[x.key]});
+    r.resident_exact = model::path_overlap(exact[0], res);
+  }
   r.dynamic = window_mean(exact, [&](size_t w) { return per_window[w]; });
   r.dyn_min = 100;
   for (size_t w = 0; w < s.windows; ++w)
@@ -228,8 +255,53 @@ Result run_config(const Stream& s, const Config& c, const std::vector<Profile>& 
   return r;
 }
 
+void usage();
+
+// --policy NAME,ENTRIES,WAYS[,sk=ROWSxCOLSxBITSxPERIOD][,pr=SETSxWAYSxFPxCOUNT]:
+// one candidate configuration (plb, skewed, frequency metric); NAME as
+// HptCtrl::parse_policy_name ("erode+tlfu", "lfu+prob"), sk= the sketch
+// (HptSketch), pr= the probation area (HptProbation).
+Config parse_spec(const std::string& spec) {
+  auto split = [](const std::string& str, char sep) {
+    std::vector<std::string> f;
+    for (size_t p = 0;;) {
+      const size_t q = str.find(sep, p);
+      f.push_back(str.substr(p, q == std::string::npos ? std::string::npos : q - p));
+      if (q == std::string::npos) break;
+      p = q + 1;
+    }
+    return f;
+  };
+  const std::vector<std::string> f = split(spec, ',');
+  if (f.size() < 3) usage();
+  Config c{};
+  HptCtrl ctrl;
+  HptCtrl::parse_policy_name(f[0], ctrl);
+  auto u = [](const std::string& v) { return static_cast<unsigned>(std::stoul(v)); };
+  c.entries = u(f[1]);
+  c.ways = u(f[2]);
+  if (c.ways == 0 || c.entries % c.ways) usage();
+  c.policy = ctrl.policy;
+  c.index = HptIndex::Plb;
+  c.skew = true;
+  c.metric = HptMetric::Freq;
+  c.admit = ctrl.admit;
+  c.inherit = ctrl.inherit;
+  for (size_t i = 3; i < f.size(); ++i) {
+    const std::string opt = f[i].substr(0, 3);
+    const std::vector<std::string> g = split(f[i].substr(3), 'x');
+    if (g.size() != 4) usage();
+    if (opt == "sk=") c.sketch = model::HptSketch{u(g[0]), u(g[1]), u(g[2]), u(g[3])};
+    else if (opt == "pr=") c.prob = model::HptProbation{u(g[0]), u(g[1]), u(g[2]), u(g[3])};
+    else usage();
+  }
+  return c;
+}
+
 void usage() {
-  std::fprintf(stderr, "usage: bench_hpt [--window N] [--jobs J] [--grid pruned|full] TRACE...\n");
+  std::fprintf(stderr,
+               "usage: bench_hpt [--window N] [--jobs J] [--grid pruned|full]\n"
+               "                 [--policy NAME,ENTRIES,WAYS[,sk=RxCxBxP][,pr=SxWxFxC]]... TRACE...\n");
   std::exit(2);
 }
 
@@ -240,6 +312,7 @@ int main(int argc, char** argv) {
   unsigned jobs = 2;
   bool full = false;
   std::vector<std::string> traces;
+  std::vector<Config> specs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto arg = [&]() -> std::string {
@@ -254,6 +327,15 @@ int main(int argc, char** argv) {
       return n;
     };
     if (a == "--window") window = static_cast<uint64_t>(num());
+    else if (a == "--policy") {
+      const std::string spec = arg();
+      try {
+        specs.push_back(parse_spec(spec));
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_hpt: --policy %s: %s\n", spec.c_str(), e.what());
+        return 2;
+      }
+    }
     else if (a == "--jobs") jobs = static_cast<unsigned>(num());
     else if (a == "--grid") {
       const std::string g = arg();
@@ -263,7 +345,7 @@ int main(int argc, char** argv) {
     else traces.push_back(a);
   }
   if (traces.empty()) usage();
-  const std::vector<Config> configs = grid(full);
+  const std::vector<Config> configs = specs.empty() ? grid(full) : specs;
   try {
     for (const auto& path : traces) {
       const auto t0 = std::chrono::steady_clock::now();
@@ -306,12 +388,17 @@ int main(int argc, char** argv) {
         std::printf("{\"kind\":\"hpt\",\"trace\":\"%s\",\"entries\":%u,\"ways\":%u,\"sets\":%u,\"policy\":\"%s\","
                     "\"index\":\"%s\",\"skew\":%d,\"metric\":\"%s\",\"complete\":%.4f,\"dynamic\":%.4f,"
                     "\"dynamic_min\":%.4f,\"descs\":%llu,\"hits\":%llu,\"fills\":%llu,\"replacements\":%llu,"
-                    "\"rejects\":%llu,\"saturations\":%llu,\"seconds\":%.3f}\n",
+                    "\"rejects\":%llu,\"saturations\":%llu,\"seconds\":%.3f,\"name\":\"%s\",\"storage_bits\":%llu,"
+                    "\"sketch\":[%u,%u,%u,%u],\"probation\":[%u,%u,%u,%u],\"resident_exact\":%.4f}\n",
                     name.c_str(), c.entries, c.ways, c.entries / c.ways, model::to_string(c.policy),
                     model::to_string(c.index), int(c.skew), model::to_string(c.metric), r.complete, r.dynamic,
                     r.dyn_min, (unsigned long long)r.stats.descs, (unsigned long long)r.stats.hits,
                     (unsigned long long)r.stats.fills, (unsigned long long)r.stats.replacements,
-                    (unsigned long long)r.stats.rejects, (unsigned long long)r.stats.saturations, r.seconds);
+                    (unsigned long long)r.stats.rejects, (unsigned long long)r.stats.saturations, r.seconds,
+                    name_of(c).c_str(),
+                    (unsigned long long)HptAlgo::storage_bits(c.entries / c.ways, c.ways, c.sketch, c.prob), c.sketch.rows,
+                    c.sketch.cols, c.sketch.bits, c.sketch.period, c.prob.sets, c.prob.ways, c.prob.fp_bits,
+                    c.prob.count_bits, r.resident_exact);
       }
       std::fflush(stdout);
     }

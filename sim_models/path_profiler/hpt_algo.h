@@ -25,6 +25,45 @@ enum class HptPolicy : unsigned {
 };
 inline constexpr unsigned kHptPolicies = 3;
 
+/// Admission filters (docs/hpt.md, "Candidate policies"). Model-only so
+/// far: not in the CTRL register (HptCtrl::pack ignores them).
+enum class HptAdmit : unsigned {
+  None = 0,
+  /// TinyLFU: on a miss with a full set the newcomer enters only if its
+  /// count-min estimate is above the victim's (needs HptSketch rows > 0).
+  Sketch = 1,
+  /// Probation area: on a miss with a full set the newcomer's count goes to
+  /// a small table of {fingerprint, count} (Space-Saving inside it); it
+  /// enters, starting at that count, once the count is above the victim's
+  /// accumulator (needs HptProbation sets > 0).
+  Probation = 2,
+};
+
+/// Geometry of the probation area: `sets` x `ways` entries of a
+/// `fp_bits` fingerprint and a `count_bits` saturating count (count 0 =
+/// empty). sets = 0: none.
+struct HptProbation {
+  unsigned sets = 0;         ///< power of two, 1..65536
+  unsigned ways = 4;         ///< 1..64
+  unsigned fp_bits = 12;     ///< 1..32
+  unsigned count_bits = 16;  ///< 1..32
+  uint64_t storage_bits() const { return uint64_t{sets} * ways * (fp_bits + count_bits); }
+};
+
+/// Geometry of the admission filter's count-min sketch: `rows` hash rows
+/// of `cols` saturating counters of `bits` bits; every completed descriptor
+/// increments its counters (conservative update: only those at the row
+/// minimum), and after `period` increments every counter is halved. rows =
+/// 0: no sketch.
+struct HptSketch {
+  unsigned rows = 0;
+  unsigned cols = 0;     ///< power of two, 2..65536
+  unsigned bits = 4;     ///< 1..16
+  unsigned period = 0;   ///< increments between halvings; 0 = never halve
+  /// Storage: the counters plus the period counter.
+  uint64_t storage_bits() const;
+};
+
 /// The HPT control register HPT_CTRL (docs/hpt.md, "Registers"); fields and
 /// reset value from hpt_regs.h (data/regs/hpt.json).
 struct HptCtrl {
@@ -39,6 +78,10 @@ struct HptCtrl {
   bool skew = true;  ///< each way folds with its own rotations (docs/hpt.md, "Index")
   HptMetric metric = HptMetric::Freq;
   HptPolicy policy = HptPolicy::Erode;
+  // Model-only options (docs/hpt.md, "Candidate policies"); not in the CTRL
+  // register, pack() ignores them and unpack() leaves them off.
+  HptAdmit admit = HptAdmit::None;  ///< admission filter on a miss with a full set
+  bool inherit = false;             ///< a replacing path starts at victim.acc + m (lfu + inherit = ss)
 
   constexpr uint32_t pack() const {
     return (index == HptIndex::Pb ? kHptCtrlIndex : 0u) | (skew ? kHptCtrlSkew : 0u) |
@@ -53,6 +96,12 @@ struct HptCtrl {
   static HptIndex parse_index(const std::string& s);
   static HptMetric parse_metric(const std::string& s);
   static HptPolicy parse_policy(const std::string& s);
+  /// A policy name with its model-only options: "lfu", "ss", "erode", each
+  /// optionally followed by "+inherit" and/or "+tlfu" (the sketch filter),
+  /// e.g. "erode+tlfu". Sets policy, inherit and admit; throws on others.
+  static void parse_policy_name(const std::string& s, HptCtrl& c);
+  /// The name parse_policy_name() reads back.
+  std::string policy_name() const;
 };
 static_assert(HptCtrl{}.pack() == kHptCtrlReset, "HptCtrl defaults must be the CTRL reset value");
 const char* to_string(HptIndex i);
@@ -72,7 +121,7 @@ enum class HptOutcome : unsigned {
   Hit = 1,
   Fill = 2,     ///< miss into the lowest invalid way
   Replace = 3,  ///< miss that evicted the victim
-  Reject = 4,   ///< erode: miss that only wore the victim down
+  Reject = 4,   ///< erode: miss that only wore the victim down; or refused by the admission filter
 };
 
 struct HptResult {
@@ -95,8 +144,37 @@ struct HptStats {
 
 class HptAlgo {
  public:
-  /// sets: a power of two in 1..65536; ways in 1..4096; throws std::invalid_argument.
-  HptAlgo(unsigned sets = 128, unsigned ways = 4);
+  /// sets: a power of two in 1..65536; ways in 1..4096; sketch: the
+  /// admission filter's geometry (none by default); throws std::invalid_argument.
+  HptAlgo(unsigned sets = 128, unsigned ways = 4, const HptSketch& sketch = {}, const HptProbation& prob = {});
+
+  /// Storage of a table in bits: Sets x Ways entries of valid (1) + key
+  /// (70) + accumulator (32), plus the sketch's and the probation area's.
+  static uint64_t storage_bits(unsigned sets, unsigned ways, const HptSketch& sketch = {},
+                               const HptProbation& prob = {});
+  static constexpr unsigned kEntryBits = 1 + 70 + 32;
+  /// The column of `k` in sketch row `row` of a sketch with 2^col_bits
+  /// columns: the index fold (docs/hpt.md, "Index", plb) with the skewed
+  /// rotations of way row + 1, XOR a per-row constant.
+  static unsigned sketch_col(const PathKey& k, unsigned col_bits, unsigned row);
+  /// The sketch's estimate of `k` (the minimum over its rows); 0 without a sketch.
+  unsigned estimate(const PathKey& k) const;
+  const HptSketch& sketch() const { return sketch_; }
+  /// Counter (row, col) of the sketch.
+  unsigned sketch_counter(unsigned row, unsigned col) const { return cms_[size_t{row} * sketch_.cols + col]; }
+  /// Increments since the last halving.
+  unsigned sketch_increments() const { return cms_count_; }
+
+  /// The probation set of `k` in a probation area of 2^set_bits sets: the
+  /// index fold (plb) with the skewed rotations of way 5.
+  static unsigned probation_set(const PathKey& k, unsigned set_bits);
+  /// The fingerprint of `k`: the index fold (plb) to fp_bits bits with the
+  /// skewed rotations of way 3.
+  static uint32_t fingerprint(const PathKey& k, unsigned fp_bits);
+  const HptProbation& probation() const { return prob_; }
+  /// Probation entry (set, way): its fingerprint and count (0 = empty).
+  uint32_t probation_fp(unsigned set, unsigned way) const { return prob_fp_[size_t{set} * prob_.ways + way]; }
+  uint32_t probation_count(unsigned set, unsigned way) const { return prob_count_[size_t{set} * prob_.ways + way]; }
 
   /// The set index of `k` in way `way` (docs/hpt.md, "Index").
   static unsigned index(const PathKey& k, HptIndex ix, bool skew, unsigned set_bits, unsigned way);
@@ -115,7 +193,7 @@ class HptAlgo {
 
   /// Inserts one emitted descriptor under `ctrl`.
   HptResult insert(const Emission& e, const HptCtrl& ctrl);
-  /// Invalidates every entry (statistics are kept).
+  /// Invalidates every entry and zeroes the sketch (statistics are kept).
   void clear();
   /// Zeroes the statistics.
   void clear_stats() { stats_ = HptStats{}; }
@@ -135,6 +213,17 @@ class HptAlgo {
   std::vector<HptEntry> table_;
   std::vector<unsigned> sets_of_;  // scratch: each way's set of the current key
   HptStats stats_;
+  HptSketch sketch_;
+  unsigned col_bits_ = 0;
+  std::vector<uint16_t> cms_;  // rows x cols counters
+  unsigned cms_count_ = 0;    // increments since the last halving
+  unsigned sketch_add(const PathKey& k);  // conservative increment; returns the new estimate
+  HptProbation prob_;
+  unsigned prob_set_bits_ = 0;
+  std::vector<uint32_t> prob_fp_, prob_count_;  // sets x ways; count 0 = empty
+  // Adds m to the key's probation entry (taking the minimum if it has
+  // none); returns the entry's new count and its index in prob_count_.
+  uint32_t probation_add(const PathKey& k, uint32_t m, size_t& at);
 };
 
 /// Overlap (spec section 8) between an exact weight list and a measured
