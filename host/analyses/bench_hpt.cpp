@@ -19,7 +19,13 @@
 // The oracle bound (the N heaviest paths with exact weights) is reported
 // for every entries count, complete and dynamic.
 //
-// Usage: bench_hpt [--window N] [--jobs J] [--grid pruned|full] TRACE...
+// Usage: bench_hpt [--window N] [--jobs J] [--grid pruned|full|candidates]
+//                  [--policy NAME,ENTRIES,WAYS[,sk=RxCxBxP][,pr=SxWxFxC][,mt=M]]... TRACE...
+// --grid candidates and --policy run the candidate policies of docs/hpt.md
+// ("Candidate policies") instead of the grid (see parse_spec); their rows
+// add the policy name with its options, the storage in bits and
+// resident_exact (the complete overlap of the final table's keys with their
+// exact weights: what the table's membership alone would give).
 // Prints one JSON object per line on stdout: {"kind":"trace",...} once per
 // trace, {"kind":"oracle",...} per (trace, entries, metric) and
 // {"kind":"hpt",...} per (trace, configuration) (scripts/bench_hpt.py).
@@ -257,8 +263,8 @@ Result run_config(const Stream& s, const Config& c, const std::vector<Profile>& 
 
 void usage();
 
-// --policy NAME,ENTRIES,WAYS[,sk=ROWSxCOLSxBITSxPERIOD][,pr=SETSxWAYSxFPxCOUNT]:
-// one candidate configuration (plb, skewed, frequency metric); NAME as
+// --policy NAME,ENTRIES,WAYS[,sk=ROWSxCOLSxBITSxPERIOD][,pr=SETSxWAYSxFPxCOUNT][,mt=METRIC]:
+// one candidate configuration (plb, skewed, frequency metric unless mt=); NAME as
 // HptCtrl::parse_policy_name ("erode+tlfu", "lfu+prob"), sk= the sketch
 // (HptSketch), pr= the probation area (HptProbation).
 Config parse_spec(const std::string& spec) {
@@ -289,6 +295,11 @@ Config parse_spec(const std::string& spec) {
   c.inherit = ctrl.inherit;
   for (size_t i = 3; i < f.size(); ++i) {
     const std::string opt = f[i].substr(0, 3);
+    if (opt == "mt=") {
+      c.metric = HptCtrl::parse_metric(f[i].substr(3));
+      if (c.metric == HptMetric::Events) usage();  // the exact profiles are freq and insns
+      continue;
+    }
     const std::vector<std::string> g = split(f[i].substr(3), 'x');
     if (g.size() != 4) usage();
     if (opt == "sk=") c.sketch = model::HptSketch{u(g[0]), u(g[1]), u(g[2]), u(g[3])};
@@ -298,10 +309,30 @@ Config parse_spec(const std::string& spec) {
   return c;
 }
 
+// --grid candidates: the policy study of docs/results.md ("Candidate
+// replacement and admission policies"): the three CTRL policies and the
+// candidates at the paper's 512 x 4, and two at other sizes for the
+// same-storage comparison (frequency metric, plb, skewed).
+const char* const kCandidates[] = {
+    "lfu,512,4",
+    "ss,512,4",
+    "erode,512,4",
+    "erode+inherit,512,4",
+    "lfu+tlfu,512,4,sk=4x1024x4x5120",
+    "erode+tlfu,512,4,sk=4x1024x4x5120",
+    "lfu+prob,512,4,pr=128x4x12x14",
+    "ss+prob,512,4,pr=128x4x12x14",
+    "erode+prob,512,4,pr=128x4x12x14",
+    "erode,640,5",                        // the bits of lfu+prob spent on a fifth way instead
+    "lfu+prob,448,7,pr=64x4x12x12",       // no more bits than the paper's 512 x 4
+    "lfu+prob,512,4,pr=128x4x12x14,mt=insns",
+    "erode,512,4,mt=insns",
+};
+
 void usage() {
   std::fprintf(stderr,
-               "usage: bench_hpt [--window N] [--jobs J] [--grid pruned|full]\n"
-               "                 [--policy NAME,ENTRIES,WAYS[,sk=RxCxBxP][,pr=SxWxFxC]]... TRACE...\n");
+               "usage: bench_hpt [--window N] [--jobs J] [--grid pruned|full|candidates]\n"
+               "                 [--policy NAME,ENTRIES,WAYS[,sk=RxCxBxP][,pr=SxWxFxC][,mt=M]]... TRACE...\n");
   std::exit(2);
 }
 
@@ -339,6 +370,10 @@ int main(int argc, char** argv) {
     else if (a == "--jobs") jobs = static_cast<unsigned>(num());
     else if (a == "--grid") {
       const std::string g = arg();
+      if (g == "candidates") {
+        for (const char* spec : kCandidates) specs.push_back(parse_spec(spec));
+        continue;
+      }
       if (g != "pruned" && g != "full") usage();
       full = g == "full";
     } else if (!a.empty() && a[0] == '-') usage();

@@ -469,6 +469,342 @@ BOOST_AUTO_TEST_CASE(ExactWeightsFollowTheMetric) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
+// ------------------------------------------------ candidate policies
+// The model-only admission options of docs/hpt.md ("Candidate policies"):
+// victim-count inheritance, the TinyLFU sketch and the probation area.
+// Counts are worked out by hand; the hash functions are pinned on one key
+// (worked out bit by bit like the index above) and elsewhere only used to
+// check that the keys of an example do not collide.
+
+BOOST_AUTO_TEST_SUITE(hpt_candidates)
+
+HptCtrl with(HptPolicy p, HptAdmit a, bool inherit = false) {
+  HptCtrl c = ctrl(p);
+  c.admit = a;
+  c.inherit = inherit;
+  return c;
+}
+
+BOOST_AUTO_TEST_CASE(PolicyNamesParseAndTheRegisterIgnoresTheOptions) {
+  HptCtrl c;
+  HptCtrl::parse_policy_name("erode+tlfu", c);
+  BOOST_CHECK(c.policy == HptPolicy::Erode && c.admit == HptAdmit::Sketch && !c.inherit);
+  HptCtrl::parse_policy_name("lfu+prob", c);
+  BOOST_CHECK(c.policy == HptPolicy::Lfu && c.admit == HptAdmit::Probation && !c.inherit);
+  HptCtrl::parse_policy_name("erode+inherit", c);
+  BOOST_CHECK(c.policy == HptPolicy::Erode && c.admit == HptAdmit::None && c.inherit);
+  HptCtrl::parse_policy_name("ss", c);
+  BOOST_CHECK(c.policy == HptPolicy::Ss && c.admit == HptAdmit::None && !c.inherit);
+  for (const char* n : {"lfu", "erode+inherit", "lfu+tlfu", "erode+inherit+prob"}) {
+    HptCtrl::parse_policy_name(n, c);
+    BOOST_CHECK_EQUAL(c.policy_name(), n);
+  }
+  BOOST_CHECK_THROW(HptCtrl::parse_policy_name("erode+lru", c), std::invalid_argument);
+  BOOST_CHECK_THROW(HptCtrl::parse_policy_name("mru+tlfu", c), std::invalid_argument);
+  // The options are not in CTRL: the reset value and pack() do not see them.
+  const HptCtrl d;
+  BOOST_CHECK(d.admit == HptAdmit::None && !d.inherit);
+  BOOST_CHECK_EQUAL(with(HptPolicy::Erode, HptAdmit::Probation, true).pack(), d.pack());
+  const HptCtrl u = HptCtrl::unpack(0x22);
+  BOOST_CHECK(u.admit == HptAdmit::None && !u.inherit);
+}
+
+BOOST_AUTO_TEST_CASE(StorageIsCountedInBits) {
+  // 512 x 4: 512 entries of 1 + 70 + 32 bits.
+  BOOST_CHECK_EQUAL(HptAlgo::storage_bits(128, 4), 52736u);
+  // Sketch: 4 x 1024 counters of 4 bits and a 13-bit period counter (5120 < 2^13).
+  const HptSketch sk{4, 1024, 4, 5120};
+  BOOST_CHECK_EQUAL(sk.storage_bits(), 16384u + 13u);
+  BOOST_CHECK_EQUAL(HptSketch{}.storage_bits(), 0u);
+  // Probation: 128 x 4 entries of a 12-bit fingerprint and a 14-bit count.
+  const HptProbation pr{128, 4, 12, 14};
+  BOOST_CHECK_EQUAL(pr.storage_bits(), 13312u);
+  BOOST_CHECK_EQUAL(HptProbation{}.storage_bits(), 0u);
+  BOOST_CHECK_EQUAL(HptAlgo::storage_bits(128, 4, {}, pr), 66048u);
+  BOOST_CHECK_EQUAL(HptAlgo::storage_bits(128, 4, sk, pr), 66048u + 16397u);
+}
+
+BOOST_AUTO_TEST_CASE(RejectsIllegalFilterGeometry) {
+  BOOST_CHECK_THROW(HptAlgo(1, 2, HptSketch{2, 3, 4, 0}), std::invalid_argument);   // cols not a power of two
+  BOOST_CHECK_THROW(HptAlgo(1, 2, HptSketch{2, 1, 4, 0}), std::invalid_argument);   // fewer than 2 cols
+  BOOST_CHECK_THROW(HptAlgo(1, 2, HptSketch{2, 8, 0, 0}), std::invalid_argument);   // 0-bit counters
+  BOOST_CHECK_THROW(HptAlgo(1, 2, HptSketch{17, 8, 4, 0}), std::invalid_argument);  // too many rows
+  BOOST_CHECK_THROW(HptAlgo(1, 2, {}, HptProbation{3, 4, 12, 14}), std::invalid_argument);
+  BOOST_CHECK_THROW(HptAlgo(1, 2, {}, HptProbation{4, 0, 12, 14}), std::invalid_argument);
+  BOOST_CHECK_THROW(HptAlgo(1, 2, {}, HptProbation{4, 4, 0, 14}), std::invalid_argument);
+  BOOST_CHECK_THROW(HptAlgo(1, 2, {}, HptProbation{4, 4, 12, 33}), std::invalid_argument);
+  BOOST_CHECK_NO_THROW(HptAlgo(1, 2, HptSketch{1, 2, 1, 1}, HptProbation{1, 1, 1, 1}));
+}
+
+// Key P = {0x1000, 3, 0x5} (the index example above): v has bits 10, 30,
+// 31, 36, 38.
+// Sketch columns, 128 columns (b = 7): row r is the skewed fold of way r + 1
+// (19, 104, 87 above) XOR the top 7 bits of 0x9e3779b9 * (r + 1) mod 2^32:
+//   row 0: 0x9e3779b9 >> 25 = 0x4f -> 19 ^ 79 = 0b0010011 ^ 0b1001111 = 92
+//   row 1: 0x3c6ef372 >> 25 = 0x1e -> 104 ^ 30 = 0b1101000 ^ 0b0011110 = 118
+//   row 2: 0xdaa66d2b >> 25 = 0x6d -> 87 ^ 109 = 0b1010111 ^ 0b1101101 = 58
+// Probation set, 128 sets: the skewed fold of way 5 (chunk c rotates by 5c mod 7):
+//   c1 = 0x08 (bit 3) r5 -> bit 1 = 0x02; c4 = 0x0c (bits 2,3) r20=6 -> bits 1,2 = 0x06;
+//   c5 = 0x0a (bits 1,3) r25=4 -> bits 5,0 = 0x21;  0x02 ^ 0x06 ^ 0x21 = 0x25 = 37
+// Fingerprint, 12 bits: chunks of 12 bits, way 3 (chunk c rotates by 3c mod 12):
+//   c0 = bit 10 = 0x400 r0; c2 (bits 24-35) = bits 30,31 at 6,7 = 0x0c0 r6 -> bits 0,1 = 0x003;
+//   c3 (bits 36-47) = bits 36,38 at 0,2 = 0x005 r9 -> bits 9,11 = 0xa00;  0x400 ^ 0x003 ^ 0xa00 = 0xe03
+BOOST_AUTO_TEST_CASE(FilterHashesAsDocumented) {
+  const PathKey p = K(0x1000, 3, 0x5);
+  BOOST_CHECK_EQUAL(HptAlgo::sketch_col(p, 7, 0), 92u);
+  BOOST_CHECK_EQUAL(HptAlgo::sketch_col(p, 7, 1), 118u);
+  BOOST_CHECK_EQUAL(HptAlgo::sketch_col(p, 7, 2), 58u);
+  BOOST_CHECK_EQUAL(HptAlgo::probation_set(p, 7), 37u);
+  BOOST_CHECK_EQUAL(HptAlgo::probation_set(p, 0), 0u);
+  BOOST_CHECK_EQUAL(HptAlgo::fingerprint(p, 12), 0xe03u);
+}
+
+// erode + inherit: a newcomer that wears the victim out starts at the
+// victim's count plus its metric.
+BOOST_AUTO_TEST_CASE(ErodeInheritStartsTheNewcomerAtTheVictimsCount) {
+  HptAlgo h(1, 2);
+  const HptCtrl c = with(HptPolicy::Erode, HptAdmit::None, true);
+  h.insert(Em(kA), c);
+  h.insert(Em(kA), c);  // {A,2}
+  h.insert(Em(kB), c);  // {B,1}
+  // Victim B (1, not > 1): replaced, C = 1 + 1 (plain erode: 1).
+  check_result(h.insert(Em(kC), c), HptOutcome::Replace, 0, 1);
+  check_entry(h, 0, 1, kC, 2);
+  // Tie A 2 = C 2 -> way 0; 2 > 1: A wears to 1, E refused.
+  check_result(h.insert(Em(kE), c), HptOutcome::Reject, 0, 0);
+  check_entry(h, 0, 0, kA, 1);
+  // Victim A (1): replaced, E = 1 + 1.
+  check_result(h.insert(Em(kE), c), HptOutcome::Replace, 0, 0);
+  check_entry(h, 0, 0, kE, 2);
+  check_entry(h, 0, 1, kC, 2);
+  check_stats(h, 6, 1, 2, 2, 1, 0, 0);
+  // lfu + inherit is ss.
+  HptAlgo l(1, 2), s(1, 2);
+  for (const PathEntry& p : {kA, kA, kB, kC, kE, kC, kB, kA}) {
+    l.insert(Em(p), with(HptPolicy::Lfu, HptAdmit::None, true));
+    s.insert(Em(p), ctrl(HptPolicy::Ss));
+  }
+  BOOST_CHECK(l.contents() == s.contents());
+}
+
+// The keys of the examples must not share a column of a sketch with
+// 2^col_bits columns.
+void require_distinct_columns(const std::vector<PathEntry>& keys, unsigned rows, unsigned col_bits) {
+  for (unsigned r = 0; r < rows; ++r)
+    for (size_t i = 0; i < keys.size(); ++i)
+      for (size_t j = i + 1; j < keys.size(); ++j)
+        BOOST_REQUIRE_NE(HptAlgo::sketch_col(key_of(keys[i]), col_bits, r),
+                         HptAlgo::sketch_col(key_of(keys[j]), col_bits, r));
+}
+
+BOOST_AUTO_TEST_CASE(SketchCountsConservativelySaturatesAndHalves) {
+  require_distinct_columns({kA, kB, kC, kE}, 2, 10);
+  // 2-bit counters (saturate at 3), halved after every 5 increments.
+  HptAlgo h(1, 4, HptSketch{2, 1024, 2, 5});
+  const HptCtrl c = with(HptPolicy::Lfu, HptAdmit::Sketch);
+  h.insert(Em(kA), c);
+  h.insert(Em(kA), c);
+  h.insert(Em(kB), c);
+  BOOST_CHECK_EQUAL(h.estimate(key_of(kA)), 2u);
+  BOOST_CHECK_EQUAL(h.estimate(key_of(kB)), 1u);
+  BOOST_CHECK_EQUAL(h.estimate(key_of(kC)), 0u);
+  BOOST_CHECK_EQUAL(h.sketch_increments(), 3u);
+  h.insert(Em(kA), c);  // A at 3, the maximum
+  BOOST_CHECK_EQUAL(h.estimate(key_of(kA)), 3u);
+  h.insert(Em(kA), c);  // stays 3; the 5th increment halves every counter: A 1, B 0
+  BOOST_CHECK_EQUAL(h.sketch_increments(), 0u);
+  BOOST_CHECK_EQUAL(h.estimate(key_of(kA)), 1u);
+  BOOST_CHECK_EQUAL(h.estimate(key_of(kB)), 0u);
+  // Incomplete descriptors are not counted.
+  h.insert(Em(D(0x3000, 2, 0x2, 1, 0, true)), c);
+  BOOST_CHECK_EQUAL(h.estimate(key_of(kC)), 0u);
+  BOOST_CHECK_EQUAL(h.sketch_increments(), 0u);
+  // clear() empties the sketch.
+  h.insert(Em(kA), c);
+  h.clear();
+  BOOST_CHECK_EQUAL(h.estimate(key_of(kA)), 0u);
+  BOOST_CHECK_EQUAL(h.sketch_increments(), 0u);
+}
+
+BOOST_AUTO_TEST_CASE(SketchConservativeUpdateLeavesTheHigherCounter) {
+  // Find a key Y sharing A's row-0 column but not its row-1 column.
+  const PathKey a = key_of(kA);
+  PathEntry y{};
+  bool found = false;
+  for (uint32_t i = 1; i < 4096 && !found; ++i) {
+    y = D(0x8000 + 4 * i, 1, 0);
+    found = HptAlgo::sketch_col(key_of(y), 7, 0) == HptAlgo::sketch_col(a, 7, 0) &&
+            HptAlgo::sketch_col(key_of(y), 7, 1) != HptAlgo::sketch_col(a, 7, 1);
+  }
+  BOOST_REQUIRE(found);
+  HptAlgo h(1, 4, HptSketch{2, 128, 4, 0});
+  const HptCtrl c = with(HptPolicy::Lfu, HptAdmit::Sketch);
+  for (int i = 0; i < 3; ++i) h.insert(Em(kA), c);  // A's counters: 3, 3
+  h.insert(Em(y), c);  // Y's counters 3 (shared), 0: only the minimum goes up -> 3, 1
+  BOOST_CHECK_EQUAL(h.estimate(key_of(y)), 1u);
+  BOOST_CHECK_EQUAL(h.estimate(a), 3u);
+  BOOST_CHECK_EQUAL(h.sketch_counter(0, HptAlgo::sketch_col(a, 7, 0)), 3u);
+  BOOST_CHECK_EQUAL(h.sketch_counter(1, HptAlgo::sketch_col(key_of(y), 7, 1)), 1u);
+}
+
+BOOST_AUTO_TEST_CASE(TinyLfuAdmitsOnlyANewcomerWhoseEstimateBeatsTheVictims) {
+  require_distinct_columns({kA, kB, kC, kE}, 2, 10);
+  {
+    // lfu + tlfu, never halved.
+    HptAlgo h(1, 2, HptSketch{2, 1024, 4, 0});
+    const HptCtrl c = with(HptPolicy::Lfu, HptAdmit::Sketch);
+    h.insert(Em(kA), c);
+    h.insert(Em(kA), c);  // {A,2}, estimate 2
+    h.insert(Em(kB), c);  // {B,1}, estimate 1
+    // C: estimate 1 (this one counted), victim B estimate 1: not above -> refused, B untouched.
+    check_result(h.insert(Em(kC), c), HptOutcome::Reject, 0, 1);
+    check_entry(h, 0, 1, kB, 1);
+    // C again: estimate 2 > 1 -> lfu replaces B with {C, 1}.
+    check_result(h.insert(Em(kC), c), HptOutcome::Replace, 0, 1);
+    check_entry(h, 0, 1, kC, 1);
+    check_entry(h, 0, 0, kA, 2);
+    check_stats(h, 5, 1, 2, 1, 1, 0, 0);
+  }
+  {
+    // erode + tlfu: the filter first (a refused newcomer does not wear the
+    // victim), then erode's own rule.
+    HptAlgo h(1, 2, HptSketch{2, 1024, 4, 0});
+    const HptCtrl c = with(HptPolicy::Erode, HptAdmit::Sketch);
+    h.insert(Em(kA), c);
+    h.insert(Em(kA), c);  // {A,2}, estimate 2
+    for (int i = 0; i < 3; ++i) h.insert(Em(kB), c);  // {B,3}, estimate 3
+    check_result(h.insert(Em(kC), c), HptOutcome::Reject, 0, 0);  // 1 vs A's 2: refused
+    check_entry(h, 0, 0, kA, 2);
+    check_result(h.insert(Em(kC), c), HptOutcome::Reject, 0, 0);  // 2 vs 2: refused
+    check_entry(h, 0, 0, kA, 2);
+    check_result(h.insert(Em(kC), c), HptOutcome::Reject, 0, 0);  // 3 > 2: admitted, A (2 > 1) wears to 1
+    check_entry(h, 0, 0, kA, 1);
+    check_result(h.insert(Em(kC), c), HptOutcome::Replace, 0, 0);  // 4 > 2, A (1) worn out: {C,1}
+    check_entry(h, 0, 0, kC, 1);
+    check_entry(h, 0, 1, kB, 3);
+    check_stats(h, 9, 3, 2, 1, 3, 0, 0);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(AdmissionOptionsWithoutTheirStorageAreThePlainPolicy) {
+  HptAlgo plain(1, 2), t(1, 2), p(1, 2);
+  for (HptPolicy pol : {HptPolicy::Lfu, HptPolicy::Ss, HptPolicy::Erode}) {
+    plain.reset();
+    t.reset();
+    p.reset();
+    for (const PathEntry& e : {kA, kA, kB, kC, kE, kC, kB, kA, kE, kE, kC}) {
+      const HptResult a = plain.insert(Em(e), ctrl(pol));
+      const HptResult b = t.insert(Em(e), with(pol, HptAdmit::Sketch));
+      const HptResult d = p.insert(Em(e), with(pol, HptAdmit::Probation));
+      BOOST_CHECK(a.outcome == b.outcome && a.outcome == d.outcome);
+    }
+    BOOST_CHECK(plain.contents() == t.contents());
+    BOOST_CHECK(plain.contents() == p.contents());
+  }
+}
+
+// One probation set: the keys of the examples must have distinct fingerprints.
+void require_distinct_fingerprints(const std::vector<PathEntry>& keys, unsigned bits) {
+  for (size_t i = 0; i < keys.size(); ++i)
+    for (size_t j = i + 1; j < keys.size(); ++j)
+      BOOST_REQUIRE_NE(HptAlgo::fingerprint(key_of(keys[i]), bits), HptAlgo::fingerprint(key_of(keys[j]), bits));
+}
+
+const PathEntry kG = D(0x5000, 5, 0x11);
+const PathEntry kH = D(0x6000, 6, 0x21);
+
+BOOST_AUTO_TEST_CASE(ProbationCountsNewcomersAndAdmitsOnceTheyBeatTheVictim) {
+  require_distinct_fingerprints({kA, kB, kC, kE, kG, kH}, 12);
+  HptAlgo h(1, 2, {}, HptProbation{1, 2, 12, 4});
+  const HptCtrl c = with(HptPolicy::Lfu, HptAdmit::Probation);
+  for (int i = 0; i < 3; ++i) h.insert(Em(kA), c);  // {A,3}
+  h.insert(Em(kB), c);
+  h.insert(Em(kB), c);  // {B,2}: the victim of every newcomer below
+  // C: no probation entry; the lowest empty way 0 takes it at 1; 1 > 2? no.
+  check_result(h.insert(Em(kC), c), HptOutcome::Reject, 0, 1);
+  BOOST_CHECK_EQUAL(h.probation_count(0, 0), 1u);
+  BOOST_CHECK_EQUAL(h.probation_fp(0, 0), HptAlgo::fingerprint(key_of(kC), 12));
+  check_entry(h, 0, 1, kB, 2);  // lfu: the refused newcomer leaves the victim alone
+  // E: way 1 (empty, count 0) is the minimum: {E,1}.
+  check_result(h.insert(Em(kE), c), HptOutcome::Reject, 0, 1);
+  BOOST_CHECK_EQUAL(h.probation_count(0, 1), 1u);
+  // C again: 2, not above B's 2.
+  check_result(h.insert(Em(kC), c), HptOutcome::Reject, 0, 1);
+  BOOST_CHECK_EQUAL(h.probation_count(0, 0), 2u);
+  // C a third time: 3 > 2: replaces B starting at 3; its probation entry empties.
+  check_result(h.insert(Em(kC), c), HptOutcome::Replace, 0, 1);
+  check_entry(h, 0, 1, kC, 3);
+  BOOST_CHECK_EQUAL(h.probation_count(0, 0), 0u);
+  BOOST_CHECK_EQUAL(h.probation_count(0, 1), 1u);
+  // A hit does not touch the probation area.
+  check_result(h.insert(Em(kC), c), HptOutcome::Hit, 0, 1);
+  check_entry(h, 0, 1, kC, 4);
+  // G takes the empty way 0 at 1; victim A (3 < C's 4).
+  check_result(h.insert(Em(kG), c), HptOutcome::Reject, 0, 0);
+  BOOST_CHECK_EQUAL(h.probation_count(0, 0), 1u);
+  // H: no entry, minimum tie G 1 = E 1 -> way 0; Space-Saving: H = 1 + 1.
+  check_result(h.insert(Em(kH), c), HptOutcome::Reject, 0, 0);
+  BOOST_CHECK_EQUAL(h.probation_count(0, 0), 2u);
+  BOOST_CHECK_EQUAL(h.probation_fp(0, 0), HptAlgo::fingerprint(key_of(kH), 12));
+  check_entry(h, 0, 0, kA, 3);
+  check_stats(h, 12, 4, 2, 1, 5, 0, 0);
+  // clear() empties the probation area.
+  h.clear();
+  BOOST_CHECK_EQUAL(h.probation_count(0, 0), 0u);
+  BOOST_CHECK_EQUAL(h.probation_count(0, 1), 0u);
+}
+
+BOOST_AUTO_TEST_CASE(ProbationUnderErodeAndSsAndItsCountSaturates) {
+  require_distinct_fingerprints({kA, kB}, 12);
+  {
+    // erode + prob: a refused newcomer still wears the victim.
+    HptAlgo h(1, 1, {}, HptProbation{1, 1, 12, 8});
+    const HptCtrl c = with(HptPolicy::Erode, HptAdmit::Probation);
+    for (int i = 0; i < 3; ++i) h.insert(Em(kA), c);  // {A,3}
+    check_result(h.insert(Em(kB), c), HptOutcome::Reject, 0, 0);  // 1 vs 3: A wears to 2
+    check_entry(h, 0, 0, kA, 2);
+    check_result(h.insert(Em(kB), c), HptOutcome::Reject, 0, 0);  // 2 vs 2: A wears to 1
+    check_entry(h, 0, 0, kA, 1);
+    check_result(h.insert(Em(kB), c), HptOutcome::Replace, 0, 0);  // 3 > 1: {B,3}
+    check_entry(h, 0, 0, kB, 3);
+    BOOST_CHECK_EQUAL(h.probation_count(0, 0), 0u);
+  }
+  {
+    // ss + prob: the admitted newcomer starts at its count plus the victim's.
+    HptAlgo h(1, 1, {}, HptProbation{1, 1, 12, 8});
+    const HptCtrl c = with(HptPolicy::Ss, HptAdmit::Probation);
+    for (int i = 0; i < 3; ++i) h.insert(Em(kA), c);  // {A,3}
+    for (int i = 0; i < 3; ++i) check_result(h.insert(Em(kB), c), HptOutcome::Reject, 0, 0);  // 1, 2, 3
+    check_entry(h, 0, 0, kA, 3);
+    check_result(h.insert(Em(kB), c), HptOutcome::Replace, 0, 0);  // 4 > 3: 4 + 3
+    check_entry(h, 0, 0, kB, 7);
+  }
+  {
+    // A 2-bit count stops at 3 and never beats a victim of 5.
+    HptAlgo h(1, 1, {}, HptProbation{1, 1, 12, 2});
+    const HptCtrl c = with(HptPolicy::Lfu, HptAdmit::Probation);
+    for (int i = 0; i < 5; ++i) h.insert(Em(kA), c);  // {A,5}
+    for (int i = 0; i < 6; ++i) check_result(h.insert(Em(kB), c), HptOutcome::Reject, 0, 0);
+    BOOST_CHECK_EQUAL(h.probation_count(0, 0), 3u);
+    check_entry(h, 0, 0, kA, 5);
+  }
+  {
+    // Instruction metric: the count adds the metric; the newcomer starts at it.
+    HptAlgo h(1, 1, {}, HptProbation{1, 1, 12, 16});
+    const HptCtrl c = [] {
+      HptCtrl x = with(HptPolicy::Lfu, HptAdmit::Probation);
+      x.metric = HptMetric::Insns;
+      return x;
+    }();
+    h.insert(Em(D(0x1000, 3, 0x5, 10)), c);                                         // {A,10}
+    check_result(h.insert(Em(D(0x2000, 1, 0x1, 6)), c), HptOutcome::Reject, 0, 0);   // 6 vs 10
+    check_result(h.insert(Em(D(0x2000, 1, 0x1, 6)), c), HptOutcome::Replace, 0, 0);  // 12 > 10
+    check_entry(h, 0, 0, kB, 12);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
 // ===================================================== cycle model (Hpt)
 
 namespace {
