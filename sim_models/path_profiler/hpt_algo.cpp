@@ -137,7 +137,7 @@ uint64_t HptAlgo::storage_bits(unsigned sets, unsigned ways, const HptSketch& sk
 unsigned HptAlgo::probation_set(const PathKey& k, unsigned set_bits) { return index(k, HptIndex::Plb, true, set_bits, 5); }
 
 uint32_t HptAlgo::fingerprint(const PathKey& k, unsigned fp_bits) {
-  // index() folds to at most 31 bits; wider fingerprints take two folds.
+  // index() folds to at most 16 bits (Groups); wider fingerprints take two folds.
   if (fp_bits <= 16) return index(k, HptIndex::Plb, true, fp_bits, 3);
   const unsigned hi = fp_bits - 16;
   return index(k, HptIndex::Plb, true, 16, 3) | index(k, HptIndex::Plb, true, hi, 7) << 16;

@@ -97,8 +97,9 @@ struct HptCtrl {
   static HptMetric parse_metric(const std::string& s);
   static HptPolicy parse_policy(const std::string& s);
   /// A policy name with its model-only options: "lfu", "ss", "erode", each
-  /// optionally followed by "+inherit" and/or "+tlfu" (the sketch filter),
-  /// e.g. "erode+tlfu". Sets policy, inherit and admit; throws on others.
+  /// optionally followed by "+inherit" and/or "+tlfu" (the sketch filter) or
+  /// "+prob" (the probation area), e.g. "erode+tlfu", "lfu+prob". Sets
+  /// policy, inherit and admit; throws std::invalid_argument on others.
   static void parse_policy_name(const std::string& s, HptCtrl& c);
   /// The name parse_policy_name() reads back.
   std::string policy_name() const;
@@ -144,8 +145,9 @@ struct HptStats {
 
 class HptAlgo {
  public:
-  /// sets: a power of two in 1..65536; ways in 1..4096; sketch: the
-  /// admission filter's geometry (none by default); throws std::invalid_argument.
+  /// sets: a power of two in 1..65536; ways in 1..4096; sketch, prob: the
+  /// admission filters' geometry (none by default: the options then act as
+  /// the plain policy); throws std::invalid_argument.
   HptAlgo(unsigned sets = 128, unsigned ways = 4, const HptSketch& sketch = {}, const HptProbation& prob = {});
 
   /// Storage of a table in bits: Sets x Ways entries of valid (1) + key
@@ -168,8 +170,9 @@ class HptAlgo {
   /// The probation set of `k` in a probation area of 2^set_bits sets: the
   /// index fold (plb) with the skewed rotations of way 5.
   static unsigned probation_set(const PathKey& k, unsigned set_bits);
-  /// The fingerprint of `k`: the index fold (plb) to fp_bits bits with the
-  /// skewed rotations of way 3.
+  /// The fingerprint of `k` (fp_bits in 1..32): the index fold (plb) to
+  /// fp_bits bits with the skewed rotations of way 3 (above 16 bits: the low
+  /// 16 so, the rest a fold with way 7's rotations).
   static uint32_t fingerprint(const PathKey& k, unsigned fp_bits);
   const HptProbation& probation() const { return prob_; }
   /// Probation entry (set, way): its fingerprint and count (0 = empty).
@@ -193,7 +196,8 @@ class HptAlgo {
 
   /// Inserts one emitted descriptor under `ctrl`.
   HptResult insert(const Emission& e, const HptCtrl& ctrl);
-  /// Invalidates every entry and zeroes the sketch (statistics are kept).
+  /// Invalidates every entry, zeroes the sketch and empties the probation
+  /// area (statistics are kept).
   void clear();
   /// Zeroes the statistics.
   void clear_stats() { stats_ = HptStats{}; }
