@@ -83,9 +83,11 @@ struct VirtualBoard {
   pid_t pid = -1;
   std::string pts;
   VirtualBoard(const std::string& board, uint32_t baud) {
-    if (board != "virtual")
-      throw std::runtime_error("sim:" + board + ": the SystemC virtual board models the path-profiler build only; "
-                               "use sim:virtual");
+    if (board != "virtual" && board != "ulx3s")
+      throw std::runtime_error("sim:" + board + ": the SystemC virtual board models the path-profiler build "
+                               "(sim:virtual) and the ULX3S build (sim:ulx3s)");
+    if (board == "ulx3s" && baud != 3000000)
+      throw std::runtime_error("sim:ulx3s: the virtual ULX3S is built for 3000000 baud only");
     int fds[2];
     if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
     const std::string exe = vboard_path();
@@ -95,7 +97,7 @@ struct VirtualBoard {
       ::dup2(fds[1], 1);
       ::close(fds[0]);
       ::close(fds[1]);
-      ::execlp(exe.c_str(), exe.c_str(), "--baud", b.c_str(), static_cast<char*>(nullptr));
+      ::execlp(exe.c_str(), exe.c_str(), "--board", board.c_str(), "--baud", b.c_str(), static_cast<char*>(nullptr));
       std::fprintf(stderr, "hwprof: cannot run the virtual board %s: %s\n", exe.c_str(), std::strerror(errno));
       ::_exit(127);
     }
@@ -799,18 +801,23 @@ void add_board_command(CLI::App& app, Global& g) {
 
   auto* sim = b->add_subcommand("sim", "start the SystemC virtual board, print its pseudo-terminal and serve "
                                        "until interrupted");
-  sim->add_option("BOARD", o->board, "board to model: virtual (the path-profiler build)")->required();
+  sim->add_option("BOARD", o->board, "board to model: virtual (the path-profiler build) or ulx3s (path, RAP, "
+                                     "DCR, BBV; 3000000 baud)")
+      ->required();
   sim->add_option("--baud", o->sim_baud, "line rate: 3000000 or 115200")
       ->check(CLI::IsMember({3000000u, 115200u}))
       ->capture_default_str();
   sim->callback([o] {
-    if (o->board != "virtual")
+    if (o->board != "virtual" && o->board != "ulx3s")
       throw std::runtime_error("board sim " + o->board +
-                               ": the SystemC virtual board models the path-profiler build only; use `board sim virtual`");
+                               ": the SystemC virtual board models `virtual` (the path-profiler build) and `ulx3s`");
+    if (o->board == "ulx3s" && o->sim_baud != 3000000)
+      throw std::runtime_error("board sim ulx3s: built for --baud 3000000 only");
     const std::string exe = vboard_path();
     const std::string b = std::to_string(o->sim_baud);
     std::fflush(stdout);
-    ::execlp(exe.c_str(), exe.c_str(), "--baud", b.c_str(), static_cast<char*>(nullptr));
+    ::execlp(exe.c_str(), exe.c_str(), "--board", o->board.c_str(), "--baud", b.c_str(),
+             static_cast<char*>(nullptr));
     throw std::runtime_error("cannot run the virtual board " + exe + ": " + std::strerror(errno));
   });
 }
