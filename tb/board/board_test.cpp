@@ -507,6 +507,22 @@ TEST(BoardShell, OpenRegWriteReadAndNaks) {
   EXPECT_EQ(rd16(f, 6), 6);
   EXPECT_EQ(rd16(f, 8), 1);
   EXPECT_EQ(f.payload.at(10), static_cast<uint8_t>(seq + 1));
+  ++seq;
+  // An empty RECORDS frame (the host's credit poll after RESULTS): executed
+  // (expect advances), answered with an ACK carrying the free bytes and the
+  // status; repeated, the same ACK.
+  f = b.request(0x05, seq, {});
+  ASSERT_EQ(f.type, 0x82);
+  EXPECT_EQ(f.seq, seq);
+  EXPECT_EQ(rd16(f, 2), 64);
+  EXPECT_EQ(f.payload.at(4), 0);
+  f = b.request(0x05, seq, {});
+  ASSERT_EQ(f.type, 0x82);
+  EXPECT_EQ(rd16(f, 2), 64);
+  ++seq;
+  f = b.request(0x09, seq, {});
+  ASSERT_EQ(f.type, 0x8A);
+  EXPECT_EQ(f.payload.at(10), static_cast<uint8_t>(seq + 1));
   EXPECT_FALSE(b.failed());
 }
 

@@ -118,6 +118,31 @@ BOOST_AUTO_TEST_CASE(HandWrittenFrames) {
   rec.push_back(0xb0);
   rec.push_back(0xcb);
   BOOST_TEST(build_frame(Type::Records, 6, kExamplePayload) == rec, boost::test_tools::per_element());
+  // An empty RECORDS frame, seq 7 (the host's credit poll).
+  BOOST_TEST(build_frame(Type::Records, 7, {}) == bytes({0x7e, 0x05, 0x07, 0x00, 0xfb, 0xbe}),
+             boost::test_tools::per_element());
+  // RESULTS, seq 8, unit 2, max 1; its RESULT_DATA with one DCR entry
+  // (phase 3, pred 4, depth 2, flags 0x05, hash 0x811c9dc5), and with none.
+  BOOST_TEST(build_frame(Type::Results, 8, bytes({0x02, 0x01})) == bytes({0x7e, 0x08, 0x08, 0x02, 0x02, 0x01, 0xc1, 0x8e}),
+             boost::test_tools::per_element());
+  const auto res = bytes({0x34, 0x12, 0x01, 0x01, 0x03, 0x00, 0x04, 0x00, 0x02, 0x05, 0xc5, 0x9d, 0x1c, 0x81});
+  auto res_frame = bytes({0x7e, 0x89, 0x08, 0x0e});
+  res_frame.insert(res_frame.end(), res.begin(), res.end());
+  res_frame.push_back(0xe5);
+  res_frame.push_back(0x45);
+  BOOST_TEST(build_frame(Type::ResultData, 8, res) == res_frame, boost::test_tools::per_element());
+  BOOST_TEST(build_frame(Type::ResultData, 9, bytes({0x34, 0x12, 0x00, 0x00})) ==
+                 bytes({0x7e, 0x89, 0x09, 0x04, 0x34, 0x12, 0x00, 0x00, 0x04, 0x7b}),
+             boost::test_tools::per_element());
+  {
+    FrameParser fp;
+    Frame got;
+    for (uint8_t x : res_frame)
+      if (fp.push(x) == FrameParser::Event::Frame) got = fp.frame();
+    BOOST_TEST(got.type == 0x89);
+    BOOST_TEST(got.seq == 8);
+    BOOST_TEST(got.payload == res, boost::test_tools::per_element());
+  }
   BOOST_CHECK_THROW(build_frame(Type::Records, 0, std::vector<uint8_t>(256)), std::invalid_argument);
   BOOST_CHECK_NO_THROW(build_frame(Type::Records, 0, std::vector<uint8_t>(255)));
 
