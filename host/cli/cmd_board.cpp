@@ -217,9 +217,9 @@ struct StreamStats {
 };
 
 /// Bytes of a RAP dump entry and of the DCR / BBV result entries (docs/boards.md).
-constexpr size_t kRapDumpEntryBytes = 27;
-constexpr size_t kDcrResultBytes = 10;
-constexpr size_t kBbvResultBytes = 7;
+using link::kBbvResultBytes;
+using link::kDcrResultBytes;
+constexpr size_t kRapDumpEntryBytes = link::kRapDumpBytes;
 
 /// The board's units as `board run` uses them (null: not on the board).
 struct BoardUnits {
@@ -252,30 +252,17 @@ struct BoardPlan {
 };
 
 void decode_dcr(const link::ResultChunk& c, std::vector<model::DcrResult>& out) {
-  link::Reader r(c.entries);
   for (unsigned i = 0; i < c.count; ++i) {
     model::DcrResult x;
-    x.phase = r.u16();
-    x.predicted = r.u16();
-    x.sig_depth = r.u8();
-    x.flags = r.u8();
-    x.sig_hash = r.u32();
+    link::get_dcr_result(c.entries.data() + i * kDcrResultBytes, kDcrResultBytes, x);
     out.push_back(x);
   }
 }
 
 void decode_bbv(const link::ResultChunk& c, std::vector<model::DetectorResult>& out) {
-  link::Reader r(c.entries);
   for (unsigned i = 0; i < c.count; ++i) {
     model::DetectorResult x;
-    x.phase = r.u16();
-    x.predicted = r.u16();
-    x.distance = r.u16();
-    const uint8_t f = r.u8();
-    x.changed = f & 1;
-    x.matched = f & 2;
-    x.scored = f & 4;
-    x.correct = f & 8;
+    link::get_bbv_result(c.entries.data() + i * kBbvResultBytes, kBbvResultBytes, x);
     out.push_back(x);
   }
 }
@@ -443,17 +430,10 @@ BoardReadout board_stream(BoardLink& l, const BoardUnits& bu, const BoardPlan& p
     c.status = rd(model::RapCsr::Status);
     uint32_t n = 0;
     const auto bytes = l.dump(u, kRapDumpEntryBytes, n);
-    link::Reader br(bytes);
     for (uint32_t i = 0; i < n; ++i) {
       model::RapDumpBeat b;
-      br.u8();  // last
-      b.valid = br.u8() & 1;
-      b.depth = br.u8();
-      b.prefix = br.u32();
-      for (auto& x : b.count) {
-        const uint64_t lo = br.u32();
-        x = lo | uint64_t{br.u8()} << 32;
-      }
+      bool last = false;
+      link::get_rap_beat(bytes.data() + i * kRapDumpEntryBytes, kRapDumpEntryBytes, b, last);
       r.beats.push_back(b);
     }
     if (r.beats.empty()) throw LinkError(LinkError::Kind::Board, "the RAP engine's dump was empty");

@@ -111,13 +111,7 @@ bool FakeBoard::Unit::offer(const LinkRecord* r, bool res_ready) {
     const auto o = dcr->step(in);
     res_valid = o.res_valid && !res_ready;
     res.clear();
-    if (res_valid) {
-      put_u16(res, o.res.phase);
-      put_u16(res, o.res.predicted);
-      put_u8(res, o.res.sig_depth);
-      put_u8(res, o.res.flags);
-      put_u32(res, o.res.sig_hash);
-    }
+    if (res_valid) put_dcr_result(res, o.res);
     return o.rec_ready || !in.rec_valid;
   }
   if (bbv) {
@@ -128,13 +122,7 @@ bool FakeBoard::Unit::offer(const LinkRecord* r, bool res_ready) {
     const auto o = bbv->step(in);
     res_valid = o.res_valid && !res_ready;
     res.clear();
-    if (res_valid) {
-      put_u16(res, o.res.phase);
-      put_u16(res, o.res.predicted);
-      put_u16(res, static_cast<uint16_t>(o.res.distance));
-      put_u8(res, static_cast<uint8_t>((o.res.changed ? 1 : 0) | (o.res.matched ? 2 : 0) | (o.res.scored ? 4 : 0) |
-                                       (o.res.correct ? 8 : 0)));
-    }
+    if (res_valid) put_bbv_result(res, o.res);
     return o.rec_ready || !in.rec_valid;
   }
   return true;
@@ -427,22 +415,17 @@ void FakeBoard::execute(const Frame& f, std::vector<uint8_t>& out) {
             }
             it->c[c] = n.count;
           }
-          auto put40 = [&](uint64_t x) {
-            put_u32(all, static_cast<uint32_t>(x));
-            put_u8(all, static_cast<uint8_t>(x >> 32));
-          };
-          put_u8(all, beats.empty() ? 1 : 0);
-          put_u8(all, 1);
-          put_u8(all, 0);
-          put_u32(all, 0);
-          put40(root);
-          for (int k = 0; k < 3; ++k) put40(0);
+          model::RapDumpBeat rb;
+          rb.valid = true;
+          rb.count[0] = root;
+          put_rap_beat(all, rb, beats.empty());
           for (size_t i = 0; i < beats.size(); ++i) {
-            put_u8(all, i + 1 == beats.size() ? 1 : 0);
-            put_u8(all, 1);
-            put_u8(all, static_cast<uint8_t>(beats[i].depth));
-            put_u32(all, beats[i].prefix);
-            for (uint64_t x : beats[i].c) put40(x);
+            model::RapDumpBeat g;
+            g.valid = true;
+            g.depth = beats[i].depth;
+            g.prefix = beats[i].prefix;
+            for (unsigned c = 0; c < 4; ++c) g.count[c] = beats[i].c[c];
+            put_rap_beat(all, g, i + 1 == beats.size());
           }
         }
       } else {
