@@ -200,6 +200,14 @@ start_board --units path,dcr,bbv --rxbuf 300 --drain 40
 board --unit all --interval 2000 "$dir/small.trace" > "$dir/all.json"
 check results.credit "$(same_json "$dir/all.json" "$dir/small.dcr" dcr) $(same_json "$dir/all.json" "$dir/small.bbv" bbv)" "same same"
 stop_board
+# A board reset mid-stream with results taken so far: --retry-reset streams
+# again from a new session and the results start over.
+start_board --units dcr,bbv --fault reset:8000
+"$hwprof" -q board run --port "$pts" --json --timeout 50 --retry-reset --unit all --interval 2000 "$dir/small.trace" \
+  > "$dir/all.json" 2> "$dir/b.err"
+check results.reset "$? $(same_json "$dir/all.json" "$dir/small.dcr" dcr) $(same_json "$dir/all.json" "$dir/small.bbv" bbv)" "0 same same"
+contains results.reset.reported "$dir/b.err" "streaming the trace again"
+stop_board
 for f in res-tx-flip:3 res-tx-drop:10 res-rx-drop:4 res-rx-drop:1; do
   start_board --units dcr,bbv --fault "$f"
   "$hwprof" board run --port "$pts" --json --timeout 50 --unit all --interval 2000 "$dir/small.trace" > "$dir/all.json" 2> "$dir/b.err"
