@@ -686,17 +686,25 @@ void run_board(BoardOpts& o, const Global& g) {
   j["engine"] = "board";
   j["trace"] = p.trace;
   nlohmann::json sec;
+  bool first = true;
+  auto gap = [&] {  // a blank line between the text reports
+    if (!o.json && !first) fmt::print("\n");
+    first = false;
+  };
   if (plan.path) {
+    gap();
     p.json_out = o.json ? &sec : nullptr;
     run_path(p, g, path_engine);
     if (o.json) j["path"] = sec;
   }
   if (plan.rap) {
+    gap();
     rp.json_out = o.json ? &sec : nullptr;
     run_rap(rp, g);
     if (o.json) j["rap"] = sec;
   }
   if (plan.dcr) {
+    gap();
     PhaseProfileOpts d = ph;
     d.detector = "dcr";
     d.board_dcr = put_dcr;
@@ -705,6 +713,7 @@ void run_board(BoardOpts& o, const Global& g) {
     if (o.json) j["dcr"] = sec;
   }
   if (plan.bbv) {
+    gap();
     PhaseProfileOpts d = ph;
     d.detector = "bbv";
     d.board_detector = put_bbv;
