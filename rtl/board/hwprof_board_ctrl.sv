@@ -18,7 +18,8 @@
 ///   4. seq == expect: BadType, BadLength, BadUnit checks (NAK), then
 ///      execution and expect + 1; a RECORDS frame is committed unless the
 ///      decoder has failed (ERROR RecordError) or it had no room at its
-///      header (NAK NoRoom);
+///      header (NAK NoRoom); an empty RECORDS frame is executed and ACKed
+///      (the host's credit poll after RESULTS);
 ///   5. seq == expect - 1: a duplicate (dup counter); the same checks, then
 ///      the answer again without side effects (RECORDS, REG_WRITE: ACK;
 ///      REG_READ: read again; FLUSH: wait again; DUMP: the unit's dump walk
