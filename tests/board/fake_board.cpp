@@ -206,6 +206,20 @@ void FakeBoard::nak(uint8_t seq, NakReason r, std::vector<uint8_t>& out) {
 }
 
 void FakeBoard::rx(uint8_t byte, std::vector<uint8_t>& out) {
+  // The line as the board's receiver sees it: a RESULTS frame is a SOF, the
+  // type 0x08, seq, len 2, unit, max, CRC (a SOF inside another frame's
+  // payload may be mistaken for one; a test double's approximation).
+  if (byte == kSof && (!line_in_res_ || line_pos_ >= 7)) {
+    line_pos_ = 0;
+    line_in_res_ = false;
+  } else {
+    ++line_pos_;
+    if (line_pos_ == 1 && byte == static_cast<uint8_t>(Type::Results)) {
+      line_in_res_ = true;
+      ++line_res_;
+    }
+    if (line_in_res_ && line_pos_ == 4 && line_res_ == cfg_.res_rx_flip) byte ^= 0x02;
+  }
   if (parser_.push(byte) != FrameParser::Event::Frame) return;
   const Frame f = parser_.frame();
   if (f.type == static_cast<uint8_t>(Type::Results) && ++res_frames_ == cfg_.res_rx_drop) return;

@@ -41,6 +41,9 @@ struct FakeBoardConfig {
   /// entry on its way to the host; lose the K-th RESULTS frame from the host
   /// (as a dropped byte would).
   unsigned res_tx_flip = 0, res_tx_drop = 0, res_rx_drop = 0;
+  /// Flip a bit of the unit byte of the K-th RESULTS frame from the host on
+  /// the line (its CRC then fails: the board drops it).
+  unsigned res_rx_flip = 0;
 };
 
 /// The default: a virtual board (id 3), 25 MHz, 3 Mbaud, 1024-byte buffer,
@@ -109,7 +112,9 @@ class FakeBoard {
   link::LinkRecord cur_{};
   int res_sent_ = -1;        ///< unit whose result was sent last (released by the next new frame)
   std::vector<uint8_t> clean_answer_;  ///< the answer before a line fault (what a retransmission gets)
-  unsigned res_answers_ = 0, res_frames_ = 0;  ///< RESULT_DATA with an entry sent, RESULTS frames received
+  unsigned res_answers_ = 0, res_frames_ = 0;
+  unsigned line_pos_ = 0, line_res_ = 0;  ///< bytes since the last SOF on the line; RESULTS frames seen there
+  bool line_in_res_ = false;  ///< RESULT_DATA with an entry sent, RESULTS frames received
   uint16_t naks_ = 0, dups_ = 0;
 };
 

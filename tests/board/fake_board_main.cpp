@@ -14,6 +14,7 @@
 //   --fault res-tx-flip:K / res-tx-drop:K   flip a bit of / drop a byte of the entry of the K-th
 //                       RESULT_DATA answer with an entry (1-based)
 //   --fault res-rx-drop:K  lose the K-th RESULTS frame from the host
+//   --fault res-rx-flip:K  flip a bit of the unit byte of the K-th RESULTS frame on the line
 // Units (docs/boards.md order and parameters): --units path,rap,dcr,bbv
 // (default path) with --path, --rap, --dcr, --bbv setting their parameters.
 #include <fcntl.h>
@@ -131,9 +132,12 @@ int main(int argc, char** argv) {
     if (f.what == "dump-crc") {
       cfg.corrupt_dump = true;
       f.done = true;
-    } else if (f.what == "res-tx-flip" || f.what == "res-tx-drop" || f.what == "res-rx-drop") {
-      (f.what == "res-tx-flip" ? cfg.res_tx_flip : f.what == "res-tx-drop" ? cfg.res_tx_drop : cfg.res_rx_drop) =
-          static_cast<unsigned>(f.at);
+    } else if (f.what == "res-tx-flip" || f.what == "res-tx-drop" || f.what == "res-rx-drop" ||
+               f.what == "res-rx-flip") {
+      (f.what == "res-tx-flip"   ? cfg.res_tx_flip
+       : f.what == "res-tx-drop" ? cfg.res_tx_drop
+       : f.what == "res-rx-drop" ? cfg.res_rx_drop
+                                 : cfg.res_rx_flip) = static_cast<unsigned>(f.at);
       f.done = true;
     }
   if (cfg.magic.size() != 4) usage("--magic takes 4 characters");

@@ -22,7 +22,7 @@
 #     shipped trace with small options (the results are taken while the
 #     records stream); --unit rap|phase alone, with options, --source val,
 #     a small receive buffer; a RESULT_DATA entry byte flipped or dropped
-#     and a RESULTS frame lost on the line end in the same JSON after
+#     and a RESULTS frame lost or a bit of one flipped on the line end in the same JSON after
 #     retries.
 set -uo pipefail
 hwprof=$1
@@ -208,7 +208,7 @@ start_board --units dcr,bbv --fault reset:8000
 check results.reset "$? $(same_json "$dir/all.json" "$dir/small.dcr" dcr) $(same_json "$dir/all.json" "$dir/small.bbv" bbv)" "0 same same"
 contains results.reset.reported "$dir/b.err" "streaming the trace again"
 stop_board
-for f in res-tx-flip:3 res-tx-drop:10 res-rx-drop:4 res-rx-drop:1; do
+for f in res-tx-flip:3 res-tx-drop:10 res-rx-drop:4 res-rx-drop:1 res-rx-flip:5; do
   start_board --units dcr,bbv --fault "$f"
   "$hwprof" board run --port "$pts" --json --timeout 50 --unit all --interval 2000 "$dir/small.trace" > "$dir/all.json" 2> "$dir/b.err"
   rc=$?
