@@ -121,6 +121,8 @@ bench: deps build
 	$(VENV)/bin/python scripts/bench_phase.py $(BUILD)
 	$(VENV)/bin/python scripts/bench_hpt.py $(BUILD)
 	python3 scripts/bench_units.py $(BUILD)
+	tests/board/link_bench.sh $(BUILD)/host/cli/hwprof $(BUILD)/tests/hwprof_fake_board $(BUILD)/sim/board_sc/hwprof_vboard tests/traces
+	tests/board/link_bench.sh $(BUILD)/host/cli/hwprof $(BUILD)/tests/hwprof_fake_board $(BUILD)/sim/board_sc/hwprof_vboard tests/traces ulx3s
 
 # Only the units table (records/clock and stall fractions per unit and trace).
 bench-units: deps build

@@ -5,7 +5,9 @@
 // at most 255 payload bytes and survives build_frame + a fresh parser
 // unchanged; every record stream the decoder accepts re-encodes to records
 // that decode back equal (with the same address width); an ID block that
-// decodes re-encodes to one that decodes equal.
+// decodes re-encodes to one that decodes equal; DCR / BBV result entries and
+// RAP dump beats decode, re-encode and decode equal (the DCR entry byte for
+// byte).
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -71,7 +73,40 @@ void info(const uint8_t* data, size_t size) {
 
 }  // namespace
 
+void entries(const uint8_t* data, size_t size) {
+  for (size_t i = 0; i + kDcrResultBytes <= size; i += kDcrResultBytes) {
+    hwprof::model::DcrResult d;
+    if (!get_dcr_result(data + i, size - i, d)) finding("a whole DCR entry does not decode");
+    std::vector<uint8_t> b;
+    put_dcr_result(b, d);
+    if (b != std::vector<uint8_t>(data + i, data + i + kDcrResultBytes)) finding("a DCR entry re-encodes differently");
+  }
+  for (size_t i = 0; i + kBbvResultBytes <= size; i += kBbvResultBytes) {
+    hwprof::model::DetectorResult r, r2;
+    if (!get_bbv_result(data + i, size - i, r)) finding("a whole BBV entry does not decode");
+    std::vector<uint8_t> b;
+    put_bbv_result(b, r);
+    if (!get_bbv_result(b.data(), b.size(), r2) || !(r2 == r)) finding("a BBV entry does not survive re-encoding");
+  }
+  for (size_t i = 0; i + kRapDumpBytes <= size; i += kRapDumpBytes) {
+    hwprof::model::RapDumpBeat x, y;
+    bool l1 = false, l2 = false;
+    if (!get_rap_beat(data + i, size - i, x, l1)) finding("a whole RAP beat does not decode");
+    std::vector<uint8_t> b;
+    put_rap_beat(b, x, l1);
+    if (!get_rap_beat(b.data(), b.size(), y, l2) || l1 != l2 || x.valid != y.valid || x.depth != y.depth ||
+        x.prefix != y.prefix || x.count[0] != y.count[0] || x.count[1] != y.count[1] || x.count[2] != y.count[2] ||
+        x.count[3] != y.count[3])
+      finding("a RAP beat does not survive re-encoding");
+  }
+  if (size < kBbvResultBytes) {
+    hwprof::model::DcrResult d;
+    if (get_dcr_result(data, size, d)) finding("a short DCR entry decodes");
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  entries(data, size);
   frames(data, size);
   records(data, size);
   info(data, size);

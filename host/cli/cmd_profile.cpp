@@ -232,6 +232,10 @@ void run_path(const ProfileOpts& o, const Global& g, const PathEngine& engine) {
       if (metric_field) e[metric_field] = x.acc;
       arr.push_back(e);
     }
+    if (o.json_out) {
+      *o.json_out = std::move(j);
+      return;
+    }
     fmt::print("{}\n", j.dump(1));
     return;
   }

@@ -43,6 +43,9 @@ struct ProfileOpts {
   PhaseProfileOpts phase;
   // --unit rap (profile_rap.h)
   RapProfileOpts rap;
+  /// --unit path with --json: the report goes here instead of stdout
+  /// (hwprof board run --unit all).
+  nlohmann::json* json_out = nullptr;
 };
 
 /// Where run_path() gets the profiler's readout when set (the board); else

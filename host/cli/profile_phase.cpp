@@ -40,9 +40,10 @@ UnitRun run_dcr(const PhaseProfileOpts& o, const Global& g, uint64_t branches) {
   Progress p("phase dcr " + o.engine, g.quiet);
   cfg.progress = [&](uint64_t n) { p.update(n, branches, "records"); };
   model::DcrReplayResult r;
-  if (o.engine == "model") {
-    model::DcrTracker eng(sim::DcrConfig{}.params());
+  if (o.engine == "model" || o.engine == "board") {
+    model::DcrTracker eng(o.dcr_params ? *o.dcr_params : sim::DcrConfig{}.params());
     r = model::replay_dcr(eng, trace::branch_source(o.trace), cfg);
+    if (o.board_dcr) o.board_dcr(r);
   } else {
     auto eng = sim::make_dcr_rtl(sim::DcrConfig{}, o.sim, "hwprof_profile_phase_dcr", o.seed);
     r = model::replay_dcr(*eng, trace::branch_source(o.trace), cfg);
@@ -73,7 +74,8 @@ UnitRun run_dcr(const PhaseProfileOpts& o, const Global& g, uint64_t branches) {
 
 UnitRun run_detector(const PhaseProfileOpts& o, const Global& g, uint64_t branches) {
   const model::DetectorMode mode = model::detector_mode(o.detector);
-  const sim::DetectorConfig hw = sim::detector_default(mode);
+  sim::DetectorConfig hw = sim::detector_default(mode);
+  if (o.bbv_params) hw.params = *o.bbv_params;
   if (!hw.params.legal_threshold(o.threshold))
     throw std::runtime_error(fmt::format("--threshold {}: must be 1..{} (signature elements sum to {})", o.threshold,
                                          1u << (hw.params.sig_w + 1), 1u << hw.params.sig_w));
@@ -83,9 +85,10 @@ UnitRun run_detector(const PhaseProfileOpts& o, const Global& g, uint64_t branch
   Progress p("phase " + o.detector + " " + o.engine, g.quiet);
   cfg.progress = [&](uint64_t n) { p.update(n, branches, "records"); };
   model::DetectorReplayResult r;
-  if (o.engine == "model") {
+  if (o.engine == "model" || o.engine == "board") {
     model::PhaseDetector eng(hw.params, hw.depth, hw.max_len);
     r = model::replay_detector(eng, trace::branch_source(o.trace), cfg, mode);
+    if (o.board_detector) o.board_detector(r);
   } else {
     auto eng = sim::make_detector_rtl(hw, o.sim, "hwprof_profile_phase_" + o.detector, o.seed);
     r = model::replay_detector(*eng, trace::branch_source(o.trace), cfg, mode);
@@ -201,6 +204,10 @@ void run_phase(const PhaseProfileOpts& o, const Global& g) {
     }
     j["summary"] = std::move(sum);
     j["stats"] = u.stats;
+    if (o.json_out) {
+      *o.json_out = std::move(j);
+      return;
+    }
     fmt::print("{}\n", j.dump(1));
     return;
   }

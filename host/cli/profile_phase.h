@@ -8,9 +8,14 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <functional>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 
 #include "commands.h"
+#include "dcr_replay.h"
+#include "detector_replay.h"
 #include "sim_options.h"
 
 namespace hwprof::cli {
@@ -27,6 +32,16 @@ struct PhaseProfileOpts {
   bool json = false;
   uint64_t seed = 1;
   sim::SimOptions sim;  ///< rtl: waveform options (--wave)
+  // engine "board" (hwprof board run, host/cli/cmd_board.cpp): the unit's
+  // build (the board's ID block) and a hook that puts the board's readout
+  // (records, results, counters) into the cycle model's run; the fields that
+  // count clock cycles of a back-to-back feed stay the model's.
+  std::optional<model::DcrParams> dcr_params;
+  std::optional<model::DetectorParams> bbv_params;
+  std::function<void(model::DcrReplayResult&)> board_dcr;
+  std::function<void(model::DetectorReplayResult&)> board_detector;
+  /// With json: the report goes here instead of stdout (board run --unit all).
+  nlohmann::json* json_out = nullptr;
 };
 
 /// Registers --detector, --interval, --threshold, --cpi, --show.

@@ -95,7 +95,7 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
     throw std::runtime_error(fmt::format("--merge-first {}: must be 1..4294967295", o.merge_first));
   if (o.source != "code" && o.source != "val")
     throw std::runtime_error(fmt::format("--source {}: must be code or val", o.source));
-  model::RapEngineConfig cfg = sim::kRapDefault;
+  model::RapEngineConfig cfg = o.board_cfg ? *o.board_cfg : sim::kRapDefault;
   if (o.tcam_slice > 8 || (o.tcam_slice != 0 && cfg.range_bits % o.tcam_slice != 0))
     throw std::runtime_error(fmt::format("--tcam-slice {}: must be 0 or 1..8 dividing {}", o.tcam_slice,
                                          cfg.range_bits));
@@ -103,9 +103,9 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
     throw std::runtime_error(fmt::format("--tcam-slice {}: the RTL build has TcamSlice {} (the model takes any)",
                                          o.tcam_slice, cfg.tcam_slice));
   cfg.tcam_slice = o.tcam_slice;
-  if (o.engine == "rtl" && o.nodes > cfg.cap_max())
-    throw std::runtime_error(fmt::format("--nodes {}: the RTL build has {} groups, at most {} nodes", o.nodes,
-                                         cfg.groups, cfg.cap_max()));
+  if (o.engine != "model" && o.nodes > cfg.cap_max())
+    throw std::runtime_error(fmt::format("--nodes {}: the {} build has {} groups, at most {} nodes", o.nodes,
+                                         o.engine == "rtl" ? "RTL" : "board's", cfg.groups, cfg.cap_max()));
   if (o.nodes > cfg.cap_max()) cfg.groups = (o.nodes - 1) / 4 + 1;  // model only: pass length does not depend on it
 
   trace::Info info;
@@ -141,6 +141,16 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
     model::RapEngine eng(cfg);
     r = model::replay_rap(eng, trace::rap_source(o.trace, kind), rc);
     tree = std::make_unique<model::RapTree>(eng.tree());
+  } else if (o.engine == "board") {
+    model::RapEngine eng(cfg);
+    const model::RapReplayResult m = model::replay_rap(eng, trace::rap_source(o.trace, kind), rc);
+    r = o.board(rc);
+    r.cycles = m.cycles;
+    r.feed_cycles = m.feed_cycles;
+    r.counters.in_stall = m.counters.in_stall;
+    std::vector<std::tuple<uint32_t, unsigned, uint64_t>> nodes;
+    for (const auto& x : model::rap_dump_nodes(r.beats, cfg.range_bits)) nodes.emplace_back(x.prefix, x.depth, x.count);
+    tree = std::make_unique<model::RapTree>(model::RapTree::from_nodes(params, r.counters.n, nodes));
   } else {
     auto eng = sim::make_rap_rtl(cfg, o.sim, "hwprof_profile_rap", o.seed);
     r = model::replay_rap(*eng, trace::rap_source(o.trace, kind), rc);
@@ -178,6 +188,10 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
                   {"cycles", r.feed_cycles},    {"stall_flush", c.stall_flush}, {"stall_cap", c.stall_cap},
                   {"stall_sched", c.stall_sched}, {"stall_tcam", c.stall_tcam}, {"in_stall", c.in_stall},
                   {"events_per_clock", epc}};
+    if (o.json_out) {
+      *o.json_out = std::move(j);
+      return;
+    }
     fmt::print("{}\n", j.dump(1));
     return;
   }

@@ -4,9 +4,13 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <functional>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 
 #include "commands.h"
+#include "rap_replay.h"
 #include "sim_options.h"
 
 namespace hwprof::cli {
@@ -26,6 +30,15 @@ struct RapProfileOpts {
   bool json = false;
   uint64_t seed = 1;
   sim::SimOptions sim;  ///< rtl: waveform options (--wave)
+  // engine "board" (hwprof board run, host/cli/cmd_board.cpp): the engine's
+  // build (the board's ID block), and the board's readout (dump beats and
+  // counters) for these replay settings. The fields that count clock
+  // cycles of a back-to-back feed (cycles, in_stall) come from the cycle
+  // model: the board's records arrive at the line's pace.
+  std::optional<model::RapEngineConfig> board_cfg;
+  std::function<model::RapReplayResult(const model::RapReplayConfig&)> board;
+  /// With json: the report goes here instead of stdout (board run --unit all).
+  nlohmann::json* json_out = nullptr;
 };
 
 /// Registers --eps, --nodes, --buffer, --merge-first, --source, --hot, --plot.

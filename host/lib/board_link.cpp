@@ -197,8 +197,21 @@ uint32_t BoardLink::reg_read(uint8_t unit, uint8_t addr) {
   return v;
 }
 
+uint8_t BoardLink::poll() {
+  ++cnt_.credit_polls;
+  const Frame f = transact(Type::Records, {}, Type::Ack, "RECORDS (credit poll)");
+  Reader r(f.payload);
+  r.u16();
+  const uint16_t free = r.u16();
+  const uint8_t status = r.u8();
+  if (!r.ok()) throw LinkError(LinkError::Kind::Protocol, "short ACK answer");
+  credit_ = free;
+  return status;
+}
+
 uint64_t BoardLink::send_records(const std::function<bool(LinkRecord&)>& next, unsigned addr_w,
-                                 const std::function<void(uint64_t)>& progress) {
+                                 const std::function<void(uint64_t)>& progress,
+                                 const std::function<void()>& starved) {
   RecordEncoder enc(addr_w);
   std::deque<Pending> fl;  // in flight, oldest first
   size_t resend = 0;       // fl[resend..] must be (re)sent
@@ -254,6 +267,15 @@ uint64_t BoardLink::send_records(const std::function<bool(LinkRecord&)>& next, u
         // empty RECORDS frame before the first one), at most every 2 ms.
         if (!fl.empty() || ch_.now_us() - last_poll < 2000) break;
         last_poll = ch_.now_us();
+        if (starved) {
+          // A unit holding a result may be what stops the buffer: take the
+          // results, then ask for the credit with an empty RECORDS frame (a
+          // new frame: the last one executed was a RESULTS).
+          starved();
+          poll();
+          last_frame.clear();
+          continue;
+        }
         ++cnt_.credit_polls;
         if (!last_frame.empty()) {
           Pending p{static_cast<uint8_t>(seq_ - 1), last_frame, 0, 0};
@@ -406,6 +428,7 @@ std::vector<uint8_t> BoardLink::dump(uint8_t unit, size_t entry_bytes, uint32_t&
 }
 
 ResultChunk BoardLink::results(uint8_t unit, uint8_t max, size_t entry_bytes) {
+  ++cnt_.results;
   const Frame f = transact(Type::Results, {unit, max}, Type::ResultData, "RESULTS");
   Reader r(f.payload);
   r.u16();
@@ -415,6 +438,7 @@ ResultChunk BoardLink::results(uint8_t unit, uint8_t max, size_t entry_bytes) {
   if (!r.ok() || r.left() != c.count * entry_bytes)
     throw LinkError(LinkError::Kind::Protocol, "RESULT_DATA length does not match its count");
   c.entries.assign(r.here(), r.here() + r.left());
+  cnt_.result_entries += c.count;
   return c;
 }
 

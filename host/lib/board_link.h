@@ -49,7 +49,9 @@ struct LinkCounters {
   uint64_t rx_timeouts = 0;      ///< partial frames from the board dropped (inter-byte timeout)
   uint64_t noise_bytes = 0;      ///< bytes outside frames
   uint64_t dump_retries = 0;     ///< DUMPs repeated (missing data, CRC-32 mismatch)
-  uint64_t credit_polls = 0;     ///< empty RECORDS frames sent to learn the credit
+  uint64_t credit_polls = 0;     ///< RECORDS frames repeated or sent empty to learn the credit
+  uint64_t results = 0;          ///< RESULTS frames sent
+  uint64_t result_entries = 0;   ///< result entries received
   uint64_t bytes_sent = 0;
   uint64_t bytes_received = 0;
   std::string summary() const;
@@ -84,8 +86,17 @@ class BoardLink {
   /// Streams records until `next` returns false. `progress(n)` is called with
   /// the records the board has acknowledged. `addr_w`: the board's AddrW.
   /// Returns the records sent.
+  /// `starved` (builds with result units): called when the host has no
+  /// credit for its next record and no frame unanswered; it takes the
+  /// units' results (RESULTS, a unit with an untaken result takes no more
+  /// records, docs/board_protocol.md "Flow control"), after which the
+  /// credit is asked for with an empty RECORDS frame (poll()).
   uint64_t send_records(const std::function<bool(LinkRecord&)>& next, unsigned addr_w,
-                        const std::function<void(uint64_t)>& progress = {});
+                        const std::function<void(uint64_t)>& progress = {},
+                        const std::function<void()>& starved = {});
+  /// An empty RECORDS frame (stop-and-wait): updates the credit; returns the
+  /// ACK's status (bit 0 RecordError, bit 1 records not all in the units).
+  uint8_t poll();
   FlushInfo flush();
   /// DUMP: the entry bytes of every DUMP_DATA frame in order, checked
   /// against DUMP_END's entry count and CRC-32 (retried on a mismatch).

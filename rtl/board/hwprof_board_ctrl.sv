@@ -18,7 +18,8 @@
 ///   4. seq == expect: BadType, BadLength, BadUnit checks (NAK), then
 ///      execution and expect + 1; a RECORDS frame is committed unless the
 ///      decoder has failed (ERROR RecordError) or it had no room at its
-///      header (NAK NoRoom);
+///      header (NAK NoRoom); an empty RECORDS frame is executed and ACKed
+///      (the host's credit poll after RESULTS);
 ///   5. seq == expect - 1: a duplicate (dup counter); the same checks, then
 ///      the answer again without side effects (RECORDS, REG_WRITE: ACK;
 ///      REG_READ: read again; FLUSH: wait again; DUMP: the unit's dump walk
@@ -237,7 +238,8 @@ module hwprof_board_ctrl #(
       TypeResults:  exp_len = 8'd2;
       default:      exp_len = 8'd0;
     endcase
-    len_ok = (type_i == TypeRecords) ? (len_i != 8'd0) : (len_i == exp_len);
+    // Any length for RECORDS: an empty one is the host's credit poll (ACK).
+    len_ok = (type_i == TypeRecords) ? 1'b1 : (len_i == exp_len);
     unit_ok = 1'b1;
     if (type_i inside {TypeRegWrite, TypeRegRead, TypeResults}) unit_ok = pl_unit < 8'(NUnits);
     if (type_i == TypeDump) unit_ok = pl_unit < 8'(NUnits) && DumpBytes[8*pl_u +: 8] != 8'd0;
@@ -293,7 +295,7 @@ module hwprof_board_ctrl #(
     q_in         = '0;
     q_ack        = {QAck, seq_i, 8'd0};
 
-    if (hdr_valid_i) wr_en_d = type_i == TypeRecords && len_i != 8'd0 && 16'(len_i) <= buf_free_i;
+    if (hdr_valid_i) wr_en_d = type_i == TypeRecords && 16'(len_i) <= buf_free_i;
     if (end_valid_i || crc_err_i || tmo_i) wr_en_d = 1'b0;
 
     if (ev) begin

@@ -8,8 +8,10 @@
 //  - a pseudo-terminal bridge (posix_openpt): the host's side is the pty,
 //    whose path is printed on stdout, so `hwprof board run --port
 //    /dev/pts/N` talks to the simulation exactly as to a real board.
-// Usage: hwprof_vboard [--baud 3000000|115200] [--wave FILE.fst]
+// Usage: hwprof_vboard [--board virtual|ulx3s] [--baud 3000000|115200] [--wave FILE.fst]
 //                      [--exit-after-idle SECONDS]
+// --board ulx3s: the ULX3S build's units (path, RAP at Groups 31, DCR, BBV)
+// as board 2, 3,000,000 baud only.
 // Simulated time runs as fast as the host allows; when the line has been
 // quiet for 1000 byte times the model waits for the host in wall time.
 #include <fcntl.h>
@@ -31,6 +33,7 @@
 
 #include "Vvboard_115200.h"
 #include "Vvboard_3000000.h"
+#include "Vvboard_ulx3s.h"
 
 namespace {
 
@@ -218,18 +221,32 @@ int run(const Options& o) {
 int sc_main(int argc, char** argv) {
   Verilated::commandArgs(argc, argv);
   Options o;
+  std::string board = "virtual";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--baud" && i + 1 < argc) o.baud = static_cast<uint32_t>(std::stoul(argv[++i]));
+    else if (a == "--board" && i + 1 < argc) board = argv[++i];
     else if (a == "--wave" && i + 1 < argc) o.wave = argv[++i];
     else if (a == "--exit-after-idle" && i + 1 < argc) o.exit_idle = std::stod(argv[++i]);
     else if (a.rfind("+verilator", 0) == 0) continue;
     else {
-      std::fprintf(stderr, "usage: hwprof_vboard [--baud 3000000|115200] [--wave FILE.fst] [--exit-after-idle S]\n");
+      std::fprintf(stderr, "usage: hwprof_vboard [--board virtual|ulx3s] [--baud 3000000|115200] [--wave FILE.fst] "
+                           "[--exit-after-idle S]\n");
       return 2;
     }
   }
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_INSTANCE_EXISTS_, sc_core::SC_DO_NOTHING);
+  if (board == "ulx3s") {
+    if (o.baud != 3000000) {
+      std::fprintf(stderr, "hwprof_vboard: --board ulx3s: built for 3000000 baud only\n");
+      return 2;
+    }
+    return run<Vvboard_ulx3s>(o);
+  }
+  if (board != "virtual") {
+    std::fprintf(stderr, "hwprof_vboard: --board %s: virtual or ulx3s\n", board.c_str());
+    return 2;
+  }
   if (o.baud == 3000000) return run<Vvboard_3000000>(o);
   if (o.baud == 115200) return run<Vvboard_115200>(o);
   std::fprintf(stderr, "hwprof_vboard: --baud %u: built for 3000000 and 115200 only\n", o.baud);

@@ -10,10 +10,12 @@
 #include <vector>
 
 #include "ctrl.h"
+#include "dcr_tracker.h"
 #include "link_codec.h"
 #include "link_frames.h"
 #include "path_profiler.h"
 #include "phase_detector.h"
+#include "rap_engine.h"
 #include "rec_decoder.h"
 #include "rxbuf.h"
 #include "uart.h"
@@ -153,6 +155,80 @@ class PathBbvUnits : public Units {
  private:
   PathUnits path_;
   PhaseDetector bbv_;
+};
+
+/// The RAP engine (index 0) and the DCR tracker (index 1) (EnPath = 0,
+/// EnRap = 1, EnDcr = 1): the RAP adapter of hwprof_board_units (code
+/// events from branch records: value = the previous branch record's next
+/// address, weight = its insns, none for the first record after reset; value
+/// events from val records) and DCR result entries as 10 bytes (phase u16,
+/// pred u16, depth u8, flags u8, hash u32). The RAP dump is not modelled
+/// (the cycle model does not place groups in the RTL's slots): dump_valid
+/// and dump_busy stay low, so a lock-step test stops comparing before a RAP
+/// DUMP.
+class RapDcrUnits : public Units {
+ public:
+  RapDcrUnits(const RapEngineConfig& rap, const DcrParams& dcr) : rap_(rap), dcr_(dcr) {}
+  size_t n() const override { return 2; }
+  void reset() override {
+    rap_.reset();
+    dcr_.reset();
+    have_prev_ = false;
+    prev_next_ = 0;
+  }
+  std::unique_ptr<Units> clone() const override { return std::make_unique<RapDcrUnits>(*this); }
+  std::vector<bool> takes_val() const override { return {true, false}; }
+  std::vector<uint8_t> dump_bytes() const override { return {27, 0}; }
+  std::vector<uint8_t> res_bytes() const override { return {0, 10}; }
+  FromUnits step(const ToUnits& in) override {
+    const bool need = in.rec.val || have_prev_;
+    RapEngine::In r;
+    r.ev_valid = in.rec_valid[0] && need;
+    r.ev_value = in.rec.val ? in.rec.value : prev_next_;
+    r.ev_weight = in.rec.val ? in.rec.weight : in.rec.br.insns;
+    r.csr_we = in.csr_we[0] || in.dump_start[0];
+    r.csr_addr = in.dump_start[0] ? unsigned(RapCsr::Cmd) : (in.csr_addr & 31u);
+    r.csr_wdata = in.dump_start[0] ? kRapCmdDump : in.csr_wdata;
+    r.dump_ready = in.dump_ready[0];
+    const RapEngine::Out orap = rap_.step(r);
+    const bool rap_ready = need ? orap.ev_ready : true;
+    DcrTracker::In d;
+    d.rec_valid = in.rec_valid[1];
+    d.rec = in.rec.br;
+    d.res_ready = in.res_ready[1];
+    d.csr_we = in.csr_we[1];
+    d.csr_addr = in.csr_addr & 15u;
+    d.csr_wdata = in.csr_wdata;
+    const DcrTracker::Out od = dcr_.step(d);
+    FromUnits f(2);
+    f.rec_ready = {rap_ready, od.rec_ready};
+    f.dump_valid = {false, false};
+    f.dump_busy = {false, false};
+    f.res_valid = {false, od.res_valid};
+    f.csr_rdata = {orap.csr_rdata, od.csr_rdata};
+    f.dump_data[0].fill(0);
+    Entry& e = f.res_data[1];
+    e.fill(0);
+    const DcrResult& x = od.res;
+    e[0] = static_cast<uint8_t>(x.phase);
+    e[1] = static_cast<uint8_t>(x.phase >> 8);
+    e[2] = static_cast<uint8_t>(x.predicted);
+    e[3] = static_cast<uint8_t>(x.predicted >> 8);
+    e[4] = x.sig_depth;
+    e[5] = x.flags;
+    for (unsigned k = 0; k < 4; ++k) e[6 + k] = static_cast<uint8_t>(x.sig_hash >> (8 * k));
+    if (in.rec_valid[0] && rap_ready && !in.rec.val) {
+      have_prev_ = true;
+      prev_next_ = in.rec.br.next();
+    }
+    return f;
+  }
+
+ private:
+  RapEngine rap_;
+  DcrTracker dcr_;
+  bool have_prev_ = false;
+  uint32_t prev_next_ = 0;
 };
 
 /// hwprof_board_shell + hwprof_board_units (hwprof_board_core).

@@ -128,7 +128,7 @@ class Ctrl {
       case 8: exp_len = 2; break;
       default: break;
     }
-    const bool len_ok = in.type == 5 ? in.len != 0 : in.len == exp_len;
+    const bool len_ok = in.type == 5 ? true : in.len == exp_len;  // an empty RECORDS frame is a credit poll
     bool unit_ok = true;
     if (in.type == 3 || in.type == 4 || in.type == 8) unit_ok = pl_unit < cfg_.nunits;
     if (in.type == 7) unit_ok = pl_unit < cfg_.nunits && dump_bytes(pl_u) != 0;
@@ -158,7 +158,7 @@ class Ctrl {
     uint32_t q_in = 0;
     auto qv = [](unsigned code, uint8_t seq, uint8_t arg) { return (code << 16) | (unsigned(seq) << 8) | arg; };
 
-    if (in.hdr_valid) wr_en = in.type == 5 && in.len != 0 && in.len <= in.buf_free;
+    if (in.hdr_valid) wr_en = in.type == 5 && in.len <= in.buf_free;
     if (in.end_valid || in.crc_err || in.tmo) wr_en = false;
 
     if (ev) {

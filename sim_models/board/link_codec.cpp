@@ -390,4 +390,73 @@ bool decode_info(const uint8_t* p, size_t n, BoardInfo& info, std::string& error
   return true;
 }
 
+// ---------------------------------------------------------------------------
+// Unit entries
+
+void put_dcr_result(std::vector<uint8_t>& out, const model::DcrResult& r) {
+  put_u16(out, r.phase);
+  put_u16(out, r.predicted);
+  put_u8(out, r.sig_depth);
+  put_u8(out, r.flags);
+  put_u32(out, r.sig_hash);
+}
+
+bool get_dcr_result(const uint8_t* p, size_t n, model::DcrResult& r) {
+  if (n < kDcrResultBytes) return false;
+  Reader rd(p, kDcrResultBytes);
+  r.phase = rd.u16();
+  r.predicted = rd.u16();
+  r.sig_depth = rd.u8();
+  r.flags = rd.u8();
+  r.sig_hash = rd.u32();
+  return rd.ok();
+}
+
+void put_bbv_result(std::vector<uint8_t>& out, const model::DetectorResult& r) {
+  put_u16(out, r.phase);
+  put_u16(out, r.predicted);
+  put_u16(out, static_cast<uint16_t>(r.distance));
+  put_u8(out, static_cast<uint8_t>((r.changed ? 1 : 0) | (r.matched ? 2 : 0) | (r.scored ? 4 : 0) |
+                                   (r.correct ? 8 : 0)));
+}
+
+bool get_bbv_result(const uint8_t* p, size_t n, model::DetectorResult& r) {
+  if (n < kBbvResultBytes) return false;
+  Reader rd(p, kBbvResultBytes);
+  r.phase = rd.u16();
+  r.predicted = rd.u16();
+  r.distance = rd.u16();
+  const uint8_t f = rd.u8();
+  r.changed = f & 1;
+  r.matched = f & 2;
+  r.scored = f & 4;
+  r.correct = f & 8;
+  return rd.ok();
+}
+
+void put_rap_beat(std::vector<uint8_t>& out, const model::RapDumpBeat& b, bool last) {
+  put_u8(out, last ? 1 : 0);
+  put_u8(out, b.valid ? 1 : 0);
+  put_u8(out, static_cast<uint8_t>(b.depth));
+  put_u32(out, b.prefix);
+  for (uint64_t c : b.count) {
+    put_u32(out, static_cast<uint32_t>(c));
+    put_u8(out, static_cast<uint8_t>(c >> 32));
+  }
+}
+
+bool get_rap_beat(const uint8_t* p, size_t n, model::RapDumpBeat& b, bool& last) {
+  if (n < kRapDumpBytes) return false;
+  Reader rd(p, kRapDumpBytes);
+  last = rd.u8() & 1;
+  b.valid = rd.u8() & 1;
+  b.depth = rd.u8();
+  b.prefix = rd.u32();
+  for (auto& c : b.count) {
+    const uint64_t lo = rd.u32();
+    c = lo | uint64_t{rd.u8()} << 32;
+  }
+  return rd.ok();
+}
+
 }  // namespace hwprof::link

@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "branch_record.h"
+#include "dcr_algo.h"
+#include "detector_algo.h"
+#include "rap_engine.h"
 
 namespace hwprof::link {
 
@@ -257,5 +260,26 @@ std::vector<uint8_t> encode_info(const BoardInfo& info);
 /// truncated block or trailing bytes. A protocol version other than kProto
 /// is returned as read (the caller decides).
 bool decode_info(const uint8_t* p, size_t n, BoardInfo& info, std::string& error);
+
+// ---------------------------------------------------------------------------
+// Unit entries (docs/boards.md, "Units, their indices, parameters and
+// entries"): the DCR and BBV result entries of RESULT_DATA and the RAP
+// engine's DUMP_DATA entry, little-endian.
+
+inline constexpr size_t kDcrResultBytes = 10;  ///< phase u16, pred u16, depth u8, flags u8, hash u32
+inline constexpr size_t kBbvResultBytes = 7;   ///< phase u16, pred u16, distance u16, flags u8
+inline constexpr size_t kRapDumpBytes = 27;    ///< last u8, slot_valid u8, depth u8, prefix u32, cnt0..3 u40
+
+void put_dcr_result(std::vector<uint8_t>& out, const model::DcrResult& r);
+/// False when fewer than kDcrResultBytes bytes.
+bool get_dcr_result(const uint8_t* p, size_t n, model::DcrResult& r);
+/// flags: bit 0 changed, 1 matched, 2 scored, 3 correct (bits 7:4 zero;
+/// ignored when read); the distance as its 16 low bits.
+void put_bbv_result(std::vector<uint8_t>& out, const model::DetectorResult& r);
+bool get_bbv_result(const uint8_t* p, size_t n, model::DetectorResult& r);
+/// One dump beat (beat 0 the root, count[0] its counter); counters as their
+/// 40 low bits; slot_valid and last as bit 0 (bits 7:1 zero; ignored when read).
+void put_rap_beat(std::vector<uint8_t>& out, const model::RapDumpBeat& b, bool last);
+bool get_rap_beat(const uint8_t* p, size_t n, model::RapDumpBeat& b, bool& last);
 
 }  // namespace hwprof::link

@@ -35,3 +35,14 @@ verilate(tb_board
   VERILATOR_ARGS ${HWPROF_VERILATOR_ARGS} -GBoard=3 -GClkHz=460800 -GBaud=115200 -GRxBytes=64 -GEnPath=1 -GEnBbv=1
     -GPathQueue=2 -GPathDepth=4 -GPathMaxLen=8 -GPathSets=4 -GPathWays=2
     -GBbvCounters=4 -GBbvSigW=4 -GBbvEntries=2 -GBbvMarkov=4 -GBbvInterval=300 -GBbvThreshold=4)
+# The RAP engine (small: Groups 3, queue 16) and the DCR tracker (Depth 4,
+# 4 signatures, Markov 4, intervals of 300 instructions): RAP counters and
+# DCR results in lock step, the RAP dump against the engine fed directly.
+verilate(tb_board
+  PREFIX Vboard_core_rd
+  TOP_MODULE hwprof_board_core
+  DIRECTORY ${CMAKE_BINARY_DIR}/verilated/Vboard_core_rd
+  SOURCES ${BOARD_SOURCES}
+  TRACE_FST
+  VERILATOR_ARGS ${HWPROF_VERILATOR_ARGS} -GBoard=3 -GClkHz=460800 -GBaud=115200 -GRxBytes=64 -GEnPath=0 -GEnRap=1
+    -GEnDcr=1 -GRapGroups=3 -GRapQueue=16 -GDcrDepth=4 -GDcrSigEntries=4 -GDcrMarkov=4 -GDcrInterval=300)

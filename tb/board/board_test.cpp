@@ -22,9 +22,11 @@
 
 #include "Vboard_core_path.h"
 #include "Vboard_core_pb.h"
+#include "Vboard_core_rd.h"
 #include "board_core.h"
 #include "link_codec.h"
 #include "path_profiler.h"
+#include "rap_replay.h"
 #include "record_gen.h"
 #include "rtl_harness.h"
 #include "sim_env.h"
@@ -44,20 +46,48 @@ constexpr unsigned kTmoClks = 640 * kCpb;
 constexpr unsigned kBbvCounters = 4, kBbvSigW = 4, kBbvEntries = 2, kBbvMarkov = 4, kBbvInterval = 300,
                    kBbvThreshold = 4;
 
-link::BoardInfo expected_info(bool bbv = false) {
+constexpr unsigned kRapGroups = 3, kRapQueue = 16;
+constexpr unsigned kDcrDepth = 4, kDcrSig = 4, kDcrMarkov = 4, kDcrInterval = 300;
+
+/// Builds: 0 the path profiler, 1 path + BBV (Vboard_core_pb), 2 RAP + DCR (Vboard_core_rd).
+link::BoardInfo expected_info(int variant = 0) {
   link::BoardInfo bi;
   bi.board = 3;
   bi.clk_hz = 460800;
   bi.baud = 115200;
   bi.rxbuf = kRxBytes;
+  if (variant == 2) {
+    bi.units.push_back({0, 2, {32, kRapGroups, kRapQueue, 8, 4, 40, 4}});
+    bi.units.push_back({1, 3, {kDcrDepth, kDcrSig, kDcrMarkov, kDcrInterval}});
+    return bi;
+  }
   bi.units.push_back({0, 1, {kQueue, kDepth, kMaxLen, kSets, kWays, 32}});
-  if (bbv) bi.units.push_back({1, 4, {kBbvCounters, kBbvSigW, kBbvEntries, kBbvMarkov, kBbvInterval, kBbvThreshold}});
+  if (variant == 1)
+    bi.units.push_back({1, 4, {kBbvCounters, kBbvSigW, kBbvEntries, kBbvMarkov, kBbvInterval, kBbvThreshold}});
   return bi;
 }
 
-std::unique_ptr<model::board::Units> units_model(bool bbv) {
+model::RapEngineConfig rap_config() {
+  model::RapEngineConfig c;
+  c.range_bits = 32;
+  c.groups = kRapGroups;
+  c.queue_depth = kRapQueue;
+  return c;
+}
+
+model::DcrParams dcr_params() {
+  model::DcrParams d;
+  d.depth = kDcrDepth;
+  d.sig_entries = kDcrSig;
+  d.markov_entries = kDcrMarkov;
+  d.interval = kDcrInterval;
+  return d;
+}
+
+std::unique_ptr<model::board::Units> units_model(int variant) {
+  if (variant == 2) return std::make_unique<model::board::RapDcrUnits>(rap_config(), dcr_params());
   PathUnits path(kQueue, kDepth, kMaxLen, kSets, kWays);
-  if (!bbv) return std::make_unique<PathUnits>(path);
+  if (variant == 0) return std::make_unique<PathUnits>(path);
   model::DetectorParams p;
   p.mode = model::DetectorMode::Bbv;
   p.counters = kBbvCounters;
@@ -97,6 +127,8 @@ class Bench {
     return expect_frame();
   }
   virtual bool failed() const = 0;
+  /// From now on the RTL alone (the model is no longer stepped or compared).
+  virtual void stop_lockstep() = 0;
 
  protected:
   /// Runs max_clocks, or until a frame arrives when until_frame.
@@ -107,11 +139,11 @@ class Bench {
 template <typename V>
 class BenchT : public Bench {
  public:
-  BenchT(uint64_t seed, const std::string& name, bool bbv)
+  BenchT(uint64_t seed, const std::string& name, int variant)
       : seed_(seed),
-        n_(bbv ? 2 : 1),
+        n_(variant ? 2 : 1),
         h_(tb::SimEnv::from_env().options(), name, seed),
-        model_(BoardCore::Config{kCpb, kRxBytes, link::encode_info(expected_info(bbv))}, units_model(bbv)) {
+        model_(BoardCore::Config{kCpb, kRxBytes, link::encode_info(expected_info(variant))}, units_model(variant)) {
     h_.top().uart_rx_i = 1;
     h_.reset(3);
     model_.reset();
@@ -128,6 +160,7 @@ class BenchT : public Bench {
     }
   }
   bool failed() const override { return failed_; }
+  void stop_lockstep() override { lockstep_ = false; }
 
  protected:
   void run(uint64_t max_clocks, bool until_frame) override {
@@ -155,6 +188,12 @@ class BenchT : public Bench {
     if (std::getenv("BOARD_DEBUG") && cycle_ + 12 > std::strtoull(std::getenv("BOARD_DEBUG"), nullptr, 10) &&
         cycle_ < std::strtoull(std::getenv("BOARD_DEBUG"), nullptr, 10) + 2)
       std::fprintf(stderr, "cycle %llu model %s\n", (unsigned long long)cycle_, model_.ctrl().debug().c_str());
+    if (!lockstep_) {
+      h_.tick();
+      host_rx(rtl_tx);
+      ++cycle_;
+      return;
+    }
     const BoardCore::Out m = model_.step(rx);
     compare(rtl_tx, rtl, m);
     h_.tick();
@@ -286,6 +325,7 @@ class BenchT : public Bench {
   unsigned bit_clk_ = 0;
   uint64_t cycle_ = 0;
   bool failed_ = false;
+  bool lockstep_ = true;
   link::FrameParser parser_;
   int hs_ = 0;
   unsigned hc_ = 0, hb_ = 0;
@@ -437,7 +477,7 @@ std::vector<model::BranchRecord> gen(uint64_t seed, size_t n) {
 }
 
 TEST(BoardShell, InfoBeforeOpenAndNoSession) {
-  BenchT<Vboard_core_path> b(tb::SimEnv::from_env().seed, "board_info", false);
+  BenchT<Vboard_core_path> b(tb::SimEnv::from_env().seed, "board_info", 0);
   link::Frame f = b.request(0x01, 7, {});
   ASSERT_EQ(f.type, 0x81);
   EXPECT_EQ(f.seq, 7);
@@ -457,7 +497,7 @@ TEST(BoardShell, InfoBeforeOpenAndNoSession) {
 }
 
 TEST(BoardShell, OpenRegWriteReadAndNaks) {
-  BenchT<Vboard_core_path> b(tb::SimEnv::from_env().seed, "board_regs", false);
+  BenchT<Vboard_core_path> b(tb::SimEnv::from_env().seed, "board_regs", 0);
   open(b, 40);
   uint8_t seq = 41;
   // HPT CTRL (word 16): write, read back.
@@ -507,12 +547,28 @@ TEST(BoardShell, OpenRegWriteReadAndNaks) {
   EXPECT_EQ(rd16(f, 6), 6);
   EXPECT_EQ(rd16(f, 8), 1);
   EXPECT_EQ(f.payload.at(10), static_cast<uint8_t>(seq + 1));
+  ++seq;
+  // An empty RECORDS frame (the host's credit poll after RESULTS): executed
+  // (expect advances), answered with an ACK carrying the free bytes and the
+  // status; repeated, the same ACK.
+  f = b.request(0x05, seq, {});
+  ASSERT_EQ(f.type, 0x82);
+  EXPECT_EQ(f.seq, seq);
+  EXPECT_EQ(rd16(f, 2), 64);
+  EXPECT_EQ(f.payload.at(4), 0);
+  f = b.request(0x05, seq, {});
+  ASSERT_EQ(f.type, 0x82);
+  EXPECT_EQ(rd16(f, 2), 64);
+  ++seq;
+  f = b.request(0x09, seq, {});
+  ASSERT_EQ(f.type, 0x8A);
+  EXPECT_EQ(f.payload.at(10), static_cast<uint8_t>(seq + 1));
   EXPECT_FALSE(b.failed());
 }
 
 TEST(BoardShell, RecordsThroughTheShellGiveTheDirectDump) {
   const uint64_t seed = tb::SimEnv::from_env().seed;
-  BenchT<Vboard_core_path> b(seed, "board_records", false);
+  BenchT<Vboard_core_path> b(seed, "board_records", 0);
   open(b, 0);
   uint8_t seq = 1;
   const auto recs = gen(seed, 400);
@@ -536,7 +592,7 @@ TEST(BoardShell, RecordsThroughTheShellGiveTheDirectDump) {
 
 TEST(BoardShell, WrongCrcDuplicateNoiseAndTimeoutNeverApplyRecordsTwice) {
   const uint64_t seed = tb::SimEnv::from_env().seed;
-  BenchT<Vboard_core_path> b(seed, "board_faults", false);
+  BenchT<Vboard_core_path> b(seed, "board_faults", 0);
   open(b, 200);
   uint8_t seq = 201;
   std::mt19937_64 rng(seed);
@@ -617,7 +673,7 @@ TEST(BoardShell, WrongCrcDuplicateNoiseAndTimeoutNeverApplyRecordsTwice) {
 }
 
 TEST(BoardShell, RecordErrorStopsRecordsUntilOpen) {
-  BenchT<Vboard_core_path> b(tb::SimEnv::from_env().seed, "board_recerr", false);
+  BenchT<Vboard_core_path> b(tb::SimEnv::from_env().seed, "board_recerr", 0);
   open(b, 0);
   // tag kind 7
   link::Frame f = b.request(0x05, 1, {0x07, 0, 0, 0, 0});
@@ -640,7 +696,7 @@ TEST(BoardShell, RecordErrorStopsRecordsUntilOpen) {
 
 TEST(BoardShell, BackToBackRecordsFramesWithCredit) {
   const uint64_t seed = tb::SimEnv::from_env().seed;
-  BenchT<Vboard_core_path> b(seed, "board_b2b", false);
+  BenchT<Vboard_core_path> b(seed, "board_b2b", 0);
   open(b, 0);
   // Frames back to back (up to 8 unanswered) while credit allows.
   const auto recs = gen(seed + 7, 400);
@@ -747,7 +803,7 @@ std::vector<model::DetectorResult> direct_results(const std::vector<model::Branc
 
 TEST(BoardShell, BbvResultsThroughTheShellEqualTheDetectorFedDirectly) {
   const uint64_t seed = tb::SimEnv::from_env().seed;
-  BenchT<Vboard_core_pb> b(seed, "board_bbv", true);
+  BenchT<Vboard_core_pb> b(seed, "board_bbv", 1);
   link::Frame f = b.request(0x01, 0, {});
   ASSERT_EQ(f.type, 0x81);
   link::BoardInfo bi;
@@ -821,7 +877,7 @@ TEST(BoardShell, BbvResultsThroughTheShellEqualTheDetectorFedDirectly) {
 
 TEST(BoardShell, OpenAbortsAFlushBlockedByAnUntakenResult) {
   const uint64_t seed = tb::SimEnv::from_env().seed;
-  BenchT<Vboard_core_pb> b(seed, "board_abort", true);
+  BenchT<Vboard_core_pb> b(seed, "board_abort", 1);
   open(b, 0);
   uint8_t seq = 1;
   const auto recs = gen(seed + 5, 300);
@@ -860,3 +916,223 @@ TEST(BoardShell, OpenAbortsAFlushBlockedByAnUntakenResult) {
 }
 
 }  // namespace
+
+namespace {
+
+/// RESULTS of the DCR tracker (unit 1, 10-byte entries) until count 0.
+void poll_dcr_results(Bench& b, uint8_t& seq, std::vector<model::DcrResult>& out) {
+  for (;;) {
+    const link::Frame f = b.request(0x08, seq++, {1, 8});
+    if (b.failed() || f.type != 0x89) {
+      ADD_FAILURE() << "expected RESULT_DATA, got type " << int(f.type);
+      return;
+    }
+    const uint8_t count = f.payload.at(2);
+    if (count == 0) return;
+    EXPECT_EQ(f.payload.size(), 4u + 10u);
+    model::DcrResult r;
+    r.phase = rd16(f, 4);
+    r.predicted = rd16(f, 6);
+    r.sig_depth = f.payload.at(8);
+    r.flags = f.payload.at(9);
+    r.sig_hash = rd32(f, 10);
+    out.push_back(r);
+  }
+}
+
+/// Branch records with a val record in about every fifth place.
+std::vector<link::LinkRecord> gen_mixed(uint64_t seed, size_t n) {
+  tb::RecordGen g(seed);
+  std::mt19937_64 rng(seed ^ 0x5a5a);
+  std::vector<link::LinkRecord> v;
+  for (size_t i = 0; i < n; ++i) {
+    link::LinkRecord r;
+    if (rng() % 5 == 0) {
+      r.val = true;
+      r.value = static_cast<uint32_t>(rng());
+      r.weight = static_cast<uint16_t>(1 + rng() % 100);
+    } else {
+      r.br = g.next();
+    }
+    v.push_back(r);
+  }
+  return v;
+}
+
+}  // namespace
+
+// The RAP engine and the DCR tracker behind the shell (Vboard_core_rd), in
+// lock step with the shell's model and RapDcrUnits: the records (branch and
+// val) stream with credit, the DCR results are taken while they stream
+// (RESULTS when the credit runs out, an empty RECORDS frame as the credit
+// poll); the DCR results through the link equal the tracker model fed the
+// branch records directly; the RAP engine is drained, flushed and idle and
+// its N equals the engine model fed the same events directly; then (the RTL
+// alone) the RAP dump through the link equals that model's tree.
+TEST(BoardShell, RapAndDcrThroughTheShellEqualTheUnitsFedDirectly) {
+  const uint64_t seed = tb::SimEnv::from_env().seed;
+  BenchT<Vboard_core_rd> b(seed, "board_rap_dcr", 2);
+  link::Frame f = b.request(0x01, 0, {});
+  ASSERT_EQ(f.type, 0x81);
+  link::BoardInfo bi;
+  std::string err;
+  ASSERT_TRUE(link::decode_info(f.payload.data() + 2, f.payload.size() - 2, bi, err)) << err;
+  EXPECT_TRUE(bi == expected_info(2));
+  open(b, 0);
+  uint8_t seq = 1;
+  const auto recs = gen_mixed(seed + 7, 200);
+  link::RecordEncoder enc;
+  std::vector<model::DcrResult> got;
+  size_t i = 0;
+  uint16_t credit = kRxBytes;
+  uint8_t status = 0;
+  // Credit poll after RESULTS: an empty RECORDS frame (a new frame).
+  auto poll_credit = [&] {
+    const link::Frame a = b.request(0x05, seq++, {});
+    EXPECT_EQ(a.type, 0x82);
+    if (a.type == 0x82) {
+      credit = rd16(a, 2);
+      status = a.payload.at(4);
+    }
+  };
+  while (i < recs.size() && !b.failed()) {
+    std::vector<uint8_t> pay;
+    size_t j = i;
+    link::RecordEncoder trial = enc;
+    while (j < recs.size() && pay.size() < 16) trial.encode(recs[j++], pay);
+    // The tracker stalls while its result waits: take results, ask credit.
+    while (pay.size() > credit && !b.failed()) {
+      poll_dcr_results(b, seq, got);
+      b.idle(300);
+      poll_credit();
+    }
+    f = b.request(0x05, seq, pay);
+    ASSERT_EQ(f.type, 0x82) << "seq " << int(seq);
+    ++seq;
+    enc = trial;
+    i = j;
+    credit = rd16(f, 2);
+  }
+  for (int k = 0; k < 200 && !b.failed(); ++k) {
+    poll_dcr_results(b, seq, got);
+    b.idle(300);
+    poll_credit();
+    if (!(status & 2)) break;
+  }
+  EXPECT_FALSE(status & 2);
+  f = b.request(0x06, seq++, {});
+  ASSERT_EQ(f.type, 0x86);
+  EXPECT_EQ(rd32(f, 2), recs.size());
+  // The DCR tracker: the last interval's result, STATUS.busy clear.
+  for (int k = 0; k < 50 && !b.failed(); ++k) {
+    b.idle(500);
+    poll_dcr_results(b, seq, got);
+    f = b.request(0x04, seq++, {1, unsigned(model::DcrCsr::Status)});
+    ASSERT_EQ(f.type, 0x84);
+    if (!(rd32(f, 2) & 2u)) break;
+  }
+  f = b.request(0x04, seq++, {1, unsigned(model::DcrCsr::Intervals)});
+  ASSERT_EQ(f.type, 0x84);
+  EXPECT_EQ(rd32(f, 2), got.size());
+
+  // The DCR tracker fed the branch records directly.
+  std::vector<model::DcrResult> direct;
+  {
+    model::DcrTracker dcr(dcr_params());
+    size_t k = 0;
+    std::vector<model::BranchRecord> br;
+    for (const auto& r : recs)
+      if (!r.val) br.push_back(r.br);
+    for (int guard = 0; guard < 1000000 && (k < br.size() || guard < int(br.size()) * 4 + 20000); ++guard) {
+      model::DcrTracker::In in;
+      in.rec_valid = k < br.size();
+      if (in.rec_valid) in.rec = br[k];
+      in.res_ready = true;
+      const auto o = dcr.step(in);
+      if (o.res_valid) direct.push_back(o.res);
+      if (in.rec_valid && o.rec_ready) ++k;
+    }
+  }
+  ASSERT_GE(direct.size(), 3u);
+  ASSERT_EQ(got.size(), direct.size());
+  for (size_t k = 0; k < direct.size(); ++k) EXPECT_TRUE(got[k] == direct[k]) << "DCR result " << k;
+
+  // The RAP engine: every event out of its queue (RAW), flushed, idle (in
+  // lock step: the register values are compared on the line).
+  std::vector<model::RapEvent> evs;
+  {
+    bool prev = false;
+    uint32_t prev_next = 0;
+    for (const auto& r : recs) {
+      if (r.val) {
+        evs.push_back({r.value, r.weight});
+      } else {
+        if (prev) evs.push_back({prev_next, r.br.insns});
+        prev = true;
+        prev_next = r.br.next();
+      }
+    }
+  }
+  for (int k = 0; k < 100; ++k) {
+    f = b.request(0x04, seq++, {0, unsigned(model::RapCsr::Raw)});
+    ASSERT_EQ(f.type, 0x84);
+    if (rd32(f, 2) == evs.size()) break;
+    b.idle(500);
+  }
+  EXPECT_EQ(rd32(f, 2), evs.size());
+  f = b.request(0x03, seq++, {0, unsigned(model::RapCsr::Cmd), uint8_t(model::kRapCmdFlush), 0, 0, 0});
+  ASSERT_EQ(f.type, 0x82);
+  for (int k = 0; k < 100; ++k) {
+    f = b.request(0x04, seq++, {0, unsigned(model::RapCsr::Status)});
+    ASSERT_EQ(f.type, 0x84);
+    if (rd32(f, 2) & model::kRapStIdle) break;
+    b.idle(500);
+  }
+  EXPECT_TRUE(rd32(f, 2) & model::kRapStIdle);
+  f = b.request(0x04, seq++, {0, unsigned(model::RapCsr::NLo)});
+  ASSERT_EQ(f.type, 0x84);
+  const uint32_t n_lo = rd32(f, 2);
+  EXPECT_FALSE(b.failed());
+
+  // The RAP dump through the link (the RTL alone: the model does not place
+  // groups in the RTL's slots) equals the engine model fed the same events
+  // directly, with the registers at their reset values.
+  b.stop_lockstep();
+  b.send(0x07, seq, {0});
+  std::vector<model::RapDumpBeat> beats;
+  for (;;) {
+    f = b.expect_frame(400000);
+    if (f.type == 0x88) {
+      EXPECT_EQ(rd32(f, 2), beats.size());
+      break;
+    }
+    ASSERT_EQ(f.type, 0x87);
+    ASSERT_EQ(f.payload.size(), 4u + 27u);
+    model::RapDumpBeat x;
+    x.valid = f.payload.at(5) & 1;
+    x.depth = f.payload.at(6);
+    x.prefix = rd32(f, 7);
+    for (unsigned c = 0; c < 4; ++c) x.count[c] = rd32(f, 11 + 5 * c) | uint64_t{f.payload.at(15 + 5 * c)} << 32;
+    beats.push_back(x);
+  }
+  ASSERT_FALSE(beats.empty());
+  model::RapEngine eng(rap_config());
+  size_t k = 0;
+  const auto rr = model::replay_rap(
+      eng,
+      [&](model::RapEvent& e) {
+        if (k == evs.size()) return false;
+        e = evs[k++];
+        return true;
+      },
+      model::RapReplayConfig{});
+  EXPECT_EQ(rr.counters.n & 0xFFFFFFFFu, n_lo);
+  EXPECT_GT(rr.counters.splits, 2u);
+  const auto board_nodes = model::rap_dump_nodes(beats, 32);
+  const auto direct_nodes = model::rap_tree_nodes(eng.tree());
+  ASSERT_GT(direct_nodes.size(), 4u);
+  ASSERT_EQ(board_nodes.size(), direct_nodes.size());
+  for (size_t m = 0; m < direct_nodes.size(); ++m)
+    EXPECT_TRUE(board_nodes[m] == direct_nodes[m]) << "RAP node " << m << ": board " << board_nodes[m].prefix << "/"
+                                                   << board_nodes[m].depth << " " << board_nodes[m].count;
+}

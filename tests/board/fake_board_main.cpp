@@ -11,6 +11,12 @@
 //   --fault tx-mute:N   send nothing from the N-th byte to the host on (a dead line)
 //   --fault dump-crc:1  corrupt the first DUMP's data after its CRC-32 (a board bug)
 //   --fault reset:N     power-on reset of the board after N records
+//   --fault res-tx-flip:K / res-tx-drop:K   flip a bit of / drop a byte of the entry of the K-th
+//                       RESULT_DATA answer with an entry (1-based)
+//   --fault res-rx-drop:K  lose the K-th RESULTS frame from the host
+//   --fault res-rx-flip:K  flip a bit of the unit byte of the K-th RESULTS frame on the line
+// Units (docs/boards.md order and parameters): --units path,rap,dcr,bbv
+// (default path) with --path, --rap, --dcr, --bbv setting their parameters.
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -21,6 +27,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -50,7 +57,8 @@ void sleep_until(int64_t t) {
 [[noreturn]] void usage(const char* msg) {
   std::fprintf(stderr, "hwprof_fake_board: %s\n", msg);
   std::fprintf(stderr,
-               "usage: hwprof_fake_board [--baud N] [--rxbuf N] [--drain N] [--path q,s,l,sets,ways,aw] "
+               "usage: hwprof_fake_board [--baud N] [--rxbuf N] [--drain N] [--units path,rap,dcr,bbv] "
+               "[--path q,s,l,sets,ways,aw] [--rap w,g,q,mb,bd,cw,ts] [--dcr d,s,m,i] [--bbv c,s,e,m,i,t] "
                "[--board ID] [--magic XXXX] [--proto N] [--fault KIND:N]... [--exit-after-idle SECONDS]\n");
   std::exit(2);
 }
@@ -62,6 +70,11 @@ int main(int argc, char** argv) {
   uint32_t baud = 0;
   std::vector<Fault> faults;
   double exit_idle = 0;
+  std::string units = "path";
+  std::map<std::string, std::vector<uint32_t>> params = {{"path", {4, 16, 32, 128, 4, 32}},
+                                                         {"rap", {32, 31, 1024, 8, 4, 40, 4}},
+                                                         {"dcr", {32, 64, 256, 1000000}},
+                                                         {"bbv", {32, 10, 32, 256, 1000000, 128}}};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto val = [&]() -> std::string {
@@ -75,7 +88,8 @@ int main(int argc, char** argv) {
     else if (a == "--proto") cfg.info.proto = static_cast<uint8_t>(std::stoul(val()));
     else if (a == "--magic") cfg.magic = val();
     else if (a == "--exit-after-idle") exit_idle = std::stod(val());
-    else if (a == "--path") {
+    else if (a == "--units") units = val();
+    else if (a == "--path" || a == "--rap" || a == "--dcr" || a == "--bbv") {
       std::vector<uint32_t> p;
       std::string s = val();
       size_t pos = 0;
@@ -85,8 +99,7 @@ int main(int argc, char** argv) {
         if (c == std::string::npos) break;
         pos = c + 1;
       }
-      if (p.size() != 6) usage("--path takes 6 values");
-      cfg.info.units[0].params = p;
+      params[a.substr(2)] = p;
     } else if (a == "--fault") {
       const std::string s = val();
       const size_t c = s.find(':');
@@ -97,9 +110,34 @@ int main(int argc, char** argv) {
     }
   }
   if (baud) cfg.info.baud = baud;
+  {
+    // The units in the board's order (path, rap, dcr, bbv), indices 0, 1, ...
+    const std::pair<const char*, link::UnitKind> kinds[] = {{"path", link::UnitKind::PathProfiler},
+                                                            {"rap", link::UnitKind::Rap},
+                                                            {"dcr", link::UnitKind::Dcr},
+                                                            {"bbv", link::UnitKind::Bbv}};
+    const size_t sizes[] = {6, 7, 4, 6};
+    cfg.info.units.clear();
+    const std::string list = "," + units + ",";
+    for (size_t k = 0; k < 4; ++k) {
+      if (list.find(std::string(",") + kinds[k].first + ",") == std::string::npos) continue;
+      const auto& p = params[kinds[k].first];
+      if (p.size() != sizes[k]) usage((std::string("--") + kinds[k].first + " takes " + std::to_string(sizes[k]) +
+                                       " values").c_str());
+      cfg.info.units.push_back({static_cast<uint8_t>(cfg.info.units.size()), static_cast<uint8_t>(kinds[k].second), p});
+    }
+    if (cfg.info.units.empty()) usage("--units: none of path, rap, dcr, bbv");
+  }
   for (auto& f : faults)
     if (f.what == "dump-crc") {
       cfg.corrupt_dump = true;
+      f.done = true;
+    } else if (f.what == "res-tx-flip" || f.what == "res-tx-drop" || f.what == "res-rx-drop" ||
+               f.what == "res-rx-flip") {
+      (f.what == "res-tx-flip"   ? cfg.res_tx_flip
+       : f.what == "res-tx-drop" ? cfg.res_tx_drop
+       : f.what == "res-rx-drop" ? cfg.res_rx_drop
+                                 : cfg.res_rx_flip) = static_cast<unsigned>(f.at);
       f.done = true;
     }
   if (cfg.magic.size() != 4) usage("--magic takes 4 characters");

@@ -15,7 +15,15 @@
 #     again gets the right JSON;
 #  5. clear errors: a missing device, not a serial port, a wrong board
 #     (magic, protocol version), a dead line (timeout), a dump whose CRC-32
-#     stays wrong.
+#     stays wrong;
+#  6. a board with result units (path, RAP at Groups 31, DCR, BBV, as the
+#     ULX3S build): `board run --unit all` has one section per unit, each
+#     equal to `hwprof profile --unit U --engine model --json` on every
+#     shipped trace with small options (the results are taken while the
+#     records stream); --unit rap|phase alone, with options, --source val,
+#     a small receive buffer; a RESULT_DATA entry byte flipped or dropped
+#     and a RESULTS frame lost or a bit of one flipped on the line end in the same JSON after
+#     retries.
 set -uo pipefail
 hwprof=$1
 fake=$2
@@ -140,7 +148,73 @@ start_board --fault dump-crc:1
 check err.dump_crc.rc "$? $(wc -c < "$dir/b.json")" "1 0"
 contains err.dump_crc "$dir/e.txt" "dump of unit 0 failed after 3 tries (last: CRC-32 mismatch"
 stop_board
-"$hwprof" board run --port sim:ulx3s "$dir/small.trace" 2> "$dir/e.txt"
-contains err.sim "$dir/e.txt" "sim:ulx3s: the SystemC virtual board models the path-profiler build only"
+"$hwprof" board run --port sim:icebreaker "$dir/small.trace" 2> "$dir/e.txt"
+contains err.sim "$dir/e.txt" "sim:icebreaker: the SystemC virtual board models the path-profiler build (sim:virtual) and the ULX3S build (sim:ulx3s)"
+
+# 6. result units
+modelu() { "$hwprof" -q profile --engine model --json "$@" | sed 's/"engine": "model"/"engine": "board"/'; }
+same_json() {  # file-a file-b [section of a]: equal JSON values
+  python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); a=a[sys.argv[3]] if len(sys.argv)>3 else a; print("same" if a==json.load(open(sys.argv[2])) else "diff")' "$@"
+}
+small="--nodes 128 --interval 50000"
+start_board --units path,rap,dcr,bbv
+for t in "$traces"/*.hwpt.zst; do
+  n=$(basename "$t")
+  # shellcheck disable=SC2086
+  board --unit all $small "$t" > "$dir/all.json"
+  check "all.keys.$n" "$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(sorted(j), j["engine"], len(j["dcr"]["intervals"]) > 30)' "$dir/all.json")" \
+    "['bbv', 'dcr', 'engine', 'path', 'rap', 'trace', 'unit'] board True"
+  modelu --unit path "$t" > "$dir/m.json"
+  check "all.path.$n" "$(same_json "$dir/all.json" "$dir/m.json" path)" same
+  modelu --unit rap --nodes 128 "$t" > "$dir/m.json"
+  check "all.rap.$n" "$(same_json "$dir/all.json" "$dir/m.json" rap)" same
+  for d in dcr bbv; do
+    modelu --unit phase --detector $d --interval 50000 "$t" > "$dir/m.json"
+    check "all.$d.$n" "$(same_json "$dir/all.json" "$dir/m.json" $d)" same
+  done
+done
+for opts in "--unit rap --nodes 64 --eps 0.05 --buffer 0 --merge-first 200" "--unit phase --detector dcr --interval 7000" \
+            "--unit phase --detector bbv --interval 9000 --threshold 300"; do
+  # shellcheck disable=SC2086
+  board $opts "$dir/small.trace" > "$dir/b.json"
+  # shellcheck disable=SC2086
+  modelu $opts "$dir/small.trace" > "$dir/m.json"
+  check "unit.opts($opts)" "$(same_json "$dir/b.json" "$dir/m.json")" same
+done
+board --unit rap --nodes 128 --source val "$traces/val/gzip_mem.hwpt.zst" > "$dir/b.json"
+modelu --unit rap --nodes 128 --source val "$traces/val/gzip_mem.hwpt.zst" > "$dir/m.json"
+check unit.rap_val "$(same_json "$dir/b.json" "$dir/m.json")" same
+"$hwprof" -q board run --port "$pts" --unit all --source val "$dir/small.trace" 2> "$dir/e.txt"
+contains err.source_val "$dir/e.txt" "--source val: only with --unit rap"
+"$hwprof" -q board run --port "$pts" --unit rap "$dir/small.trace" 2> "$dir/e.txt"
+contains err.nodes "$dir/e.txt" "--nodes 512: the board's RAP engine has 31 groups, at most 128 nodes"
+stop_board
+# Intervals of 2000 instructions (about 50 results per unit in the slice),
+# a 300-byte buffer drained slowly: the host takes results whenever the
+# credit runs out.
+"$hwprof" -q profile --unit phase --detector dcr --engine model --json --interval 2000 "$dir/small.trace" \
+  | sed 's/"engine": "model"/"engine": "board"/' > "$dir/small.dcr"
+"$hwprof" -q profile --unit phase --detector bbv --engine model --json --interval 2000 "$dir/small.trace" \
+  | sed 's/"engine": "model"/"engine": "board"/' > "$dir/small.bbv"
+start_board --units path,dcr,bbv --rxbuf 300 --drain 40
+board --unit all --interval 2000 "$dir/small.trace" > "$dir/all.json"
+check results.credit "$(same_json "$dir/all.json" "$dir/small.dcr" dcr) $(same_json "$dir/all.json" "$dir/small.bbv" bbv)" "same same"
+stop_board
+# A board reset mid-stream with results taken so far: --retry-reset streams
+# again from a new session and the results start over.
+start_board --units dcr,bbv --fault reset:8000
+"$hwprof" -q board run --port "$pts" --json --timeout 50 --retry-reset --unit all --interval 2000 "$dir/small.trace" \
+  > "$dir/all.json" 2> "$dir/b.err"
+check results.reset "$? $(same_json "$dir/all.json" "$dir/small.dcr" dcr) $(same_json "$dir/all.json" "$dir/small.bbv" bbv)" "0 same same"
+contains results.reset.reported "$dir/b.err" "streaming the trace again"
+stop_board
+for f in res-tx-flip:3 res-tx-drop:10 res-rx-drop:4 res-rx-drop:1 res-rx-flip:5; do
+  start_board --units dcr,bbv --fault "$f"
+  "$hwprof" board run --port "$pts" --json --timeout 50 --unit all --interval 2000 "$dir/small.trace" > "$dir/all.json" 2> "$dir/b.err"
+  rc=$?
+  check "results.fault.$f" "$rc $(same_json "$dir/all.json" "$dir/small.dcr" dcr) $(same_json "$dir/all.json" "$dir/small.bbv" bbv)" "0 same same"
+  contains "results.fault.$f.reported" "$dir/b.err" "hwprof: link:"
+  stop_board
+done
 
 exit $fail

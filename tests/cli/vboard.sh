@@ -4,7 +4,8 @@
 # Mbaud, a pty bridge): info reports the RTL's ID block, and `board run
 # --json` on slices of two shipped traces equals `hwprof profile --unit path
 # --engine model --json` (but "engine": "board"), once on a virtual board
-# started by hand (its pty) and once through --port sim:virtual.
+# started by hand (its pty) and once through --port sim:virtual (the
+# virtual ULX3S: tests/cli/vboard_ulx3s.sh).
 set -uo pipefail
 hwprof=$1
 vboard=$2
@@ -41,4 +42,5 @@ kill $pid; wait $pid 2>/dev/null; pid=
 HWPROF_VBOARD="$vboard" "$hwprof" -q board run --port sim:virtual --json "$dir/gzip.trace" > "$dir/b.json"
 model "$dir/gzip.trace" > "$dir/m.json"
 check run.sim_port "$(cmp -s "$dir/b.json" "$dir/m.json" && echo same)" same
+
 exit $fail

@@ -118,6 +118,77 @@ BOOST_AUTO_TEST_CASE(HandWrittenFrames) {
   rec.push_back(0xb0);
   rec.push_back(0xcb);
   BOOST_TEST(build_frame(Type::Records, 6, kExamplePayload) == rec, boost::test_tools::per_element());
+  // An empty RECORDS frame, seq 7 (the host's credit poll).
+  BOOST_TEST(build_frame(Type::Records, 7, {}) == bytes({0x7e, 0x05, 0x07, 0x00, 0xfb, 0xbe}),
+             boost::test_tools::per_element());
+  // RESULTS, seq 8, unit 2, max 1; its RESULT_DATA with one DCR entry
+  // (phase 3, pred 4, depth 2, flags 0x05, hash 0x811c9dc5), and with none.
+  BOOST_TEST(build_frame(Type::Results, 8, bytes({0x02, 0x01})) == bytes({0x7e, 0x08, 0x08, 0x02, 0x02, 0x01, 0xc1, 0x8e}),
+             boost::test_tools::per_element());
+  const auto res = bytes({0x34, 0x12, 0x01, 0x01, 0x03, 0x00, 0x04, 0x00, 0x02, 0x05, 0xc5, 0x9d, 0x1c, 0x81});
+  auto res_frame = bytes({0x7e, 0x89, 0x08, 0x0e});
+  res_frame.insert(res_frame.end(), res.begin(), res.end());
+  res_frame.push_back(0xe5);
+  res_frame.push_back(0x45);
+  BOOST_TEST(build_frame(Type::ResultData, 8, res) == res_frame, boost::test_tools::per_element());
+  BOOST_TEST(build_frame(Type::ResultData, 9, bytes({0x34, 0x12, 0x00, 0x00})) ==
+                 bytes({0x7e, 0x89, 0x09, 0x04, 0x34, 0x12, 0x00, 0x00, 0x04, 0x7b}),
+             boost::test_tools::per_element());
+  // The entry layouts (docs/boards.md): the DCR entry above, a BBV entry
+  // (phase 2, pred 7, distance 0x123, changed + scored), a RAP beat (last,
+  // slot valid, depth 3, prefix 0x12340000, counters 1, 2^32 + 5, 0, 2^40 - 1).
+  {
+    model::DcrResult d;
+    BOOST_TEST(get_dcr_result(res.data() + 4, 10, d));
+    BOOST_TEST(d.phase == 3);
+    BOOST_TEST(d.predicted == 4);
+    BOOST_TEST(d.sig_depth == 2);
+    BOOST_TEST(d.flags == 5);
+    BOOST_TEST(d.sig_hash == 0x811c9dc5u);
+    BOOST_TEST(!get_dcr_result(res.data() + 4, 9, d));
+    std::vector<uint8_t> back;
+    put_dcr_result(back, d);
+    BOOST_TEST(back == std::vector<uint8_t>(res.begin() + 4, res.end()), boost::test_tools::per_element());
+    model::DetectorResult b;
+    b.phase = 2;
+    b.predicted = 7;
+    b.distance = 0x123;
+    b.changed = true;
+    b.scored = true;
+    std::vector<uint8_t> bb;
+    put_bbv_result(bb, b);
+    BOOST_TEST(bb == bytes({0x02, 0x00, 0x07, 0x00, 0x23, 0x01, 0x05}), boost::test_tools::per_element());
+    model::DetectorResult b2;
+    BOOST_TEST(get_bbv_result(bb.data(), bb.size(), b2));
+    BOOST_TEST((b2 == b));
+    model::RapDumpBeat r;
+    r.valid = true;
+    r.depth = 3;
+    r.prefix = 0x12340000u;
+    r.count[0] = 1;
+    r.count[1] = (uint64_t{1} << 32) + 5;
+    r.count[3] = (uint64_t{1} << 40) - 1;
+    std::vector<uint8_t> rb;
+    put_rap_beat(rb, r, true);
+    BOOST_TEST(rb == bytes({0x01, 0x01, 0x03, 0x00, 0x00, 0x34, 0x12, 0x01, 0x00, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00,
+                            0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff}),
+               boost::test_tools::per_element());
+    model::RapDumpBeat r2;
+    bool last = false;
+    BOOST_TEST(get_rap_beat(rb.data(), rb.size(), r2, last));
+    BOOST_TEST(last);
+    BOOST_TEST((r2.valid == r.valid && r2.depth == r.depth && r2.prefix == r.prefix));
+    for (int k = 0; k < 4; ++k) BOOST_TEST(r2.count[k] == r.count[k]);
+  }
+  {
+    FrameParser fp;
+    Frame got;
+    for (uint8_t x : res_frame)
+      if (fp.push(x) == FrameParser::Event::Frame) got = fp.frame();
+    BOOST_TEST(got.type == 0x89);
+    BOOST_TEST(got.seq == 8);
+    BOOST_TEST(got.payload == res, boost::test_tools::per_element());
+  }
   BOOST_CHECK_THROW(build_frame(Type::Records, 0, std::vector<uint8_t>(256)), std::invalid_argument);
   BOOST_CHECK_NO_THROW(build_frame(Type::Records, 0, std::vector<uint8_t>(255)));
 
