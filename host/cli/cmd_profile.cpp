@@ -357,6 +357,8 @@ void add_profile_command(CLI::App& app, Global& g) {
       o->phase.json = o->json;
       o->phase.seed = o->seed;
       o->phase.sim = sim_options(o->wave);
+      o->phase.format = o->format;
+      o->phase.sym = o->sym;
       run_phase(o->phase, g);
       return;
     }
@@ -366,6 +368,8 @@ void add_profile_command(CLI::App& app, Global& g) {
       o->rap.json = o->json;
       o->rap.seed = o->seed;
       o->rap.sim = sim_options(o->wave);
+      o->rap.format = o->format;
+      o->rap.sym = o->sym;
       run_rap(o->rap, g);
       return;
     }

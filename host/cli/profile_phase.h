@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "sim_options.h"
+#include "symbols.h"
 
 namespace hwprof::cli {
 
@@ -27,6 +28,9 @@ struct PhaseProfileOpts {
   bool json = false;
   uint64_t seed = 1;
   sim::SimOptions sim;  ///< rtl: waveform options (--wave)
+  std::string format = "text";  ///< text, json, csv
+  SymOpts sym;
+  std::string simpoint;  ///< --simpoint FILE (bbv): SimPoint basic-block-vector file
 };
 
 /// Registers --detector, --interval, --threshold, --cpi, --show.

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "sim_options.h"
+#include "symbols.h"
 
 namespace hwprof::cli {
 
@@ -26,6 +27,8 @@ struct RapProfileOpts {
   bool json = false;
   uint64_t seed = 1;
   sim::SimOptions sim;  ///< rtl: waveform options (--wave)
+  std::string format = "text";  ///< text, json, csv
+  SymOpts sym;
 };
 
 /// Registers --eps, --nodes, --buffer, --merge-first, --source, --hot, --plot.

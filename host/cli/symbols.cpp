@@ -44,7 +44,7 @@ AddrNames::Name AddrNames::range(uint64_t lo, uint64_t hi) {
   const auto h = addrs_.range(lo, hi);
   n.full = h.full;
   n.candidates = h.candidates;
-  if (h.candidates) n.loc = syms_.lookup(h.full);
+  if (h.candidates) n.loc = syms_.lookup(h.first);
   else n.loc.addr = h.full;
   return n;
 }

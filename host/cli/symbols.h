@@ -47,7 +47,9 @@ class AddrNames {
   const Name& of(uint64_t folded);
   /// Symbol of a full address (bare address when symbols are off).
   sym::Location lookup_full(uint64_t full);
-  /// The name of a folded range's start [lo, hi] (RAP ranges).
+  /// A folded range [lo, hi] (RAP ranges): full = lo with the upper bits of
+  /// the trace's addresses in it (candidates = distinct upper parts), loc =
+  /// the symbol of the lowest address of the trace in it.
   Name range(uint64_t lo, uint64_t hi);
 
   /// Adds PREFIX_full, sym, file, line (and ambiguous) to a JSON entry.

@@ -79,6 +79,7 @@ class FullAddrs {
   struct Hit {
     uint64_t full = 0;      ///< the full address (or the folded value when unknown)
     unsigned candidates = 0;  ///< 0: not seen; 1: unique; > 1: several full addresses fold to it
+    uint64_t first = 0;       ///< range(): the lowest full address seen in the range
   };
   /// The full address that folds to `folded`.
   Hit full(uint64_t folded) const;
