@@ -251,6 +251,8 @@ void run_path(const ProfileOpts& o, const Global& g, const PathEngine& engine) {
                           {"dirs", fmt::format("{:x}", x.key.dirs)},
                           {"count", x.acc}};
       if (metric_field) e[metric_field] = x.acc;
+      const auto ex = exact_of.find(x.key);
+      e["exact"] = ex == exact_of.end() ? 0 : ex->second;  // the path's weight in the exact profile (same metric)
       names.add_json(e, names.of(x.key.start), "start");
       arr.push_back(e);
     }

@@ -168,7 +168,7 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
   };
   if (o.format == "csv") {
     csv_row({"level", "prefix", "last", "prefix_full", "last_full", "depth", "carry", "carry_percent", "subtree",
-             "subtree_percent", "sym", "file", "line"});
+             "subtree_percent", "sym", "file", "line", "sym_last"});
     for (size_t i = 0; i < hot_ranges.size(); ++i) {
       const auto& h = hot_ranges[i];
       const auto& nm = hot_names[i];
@@ -176,7 +176,7 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
                std::to_string(h.depth), std::to_string(h.carry), fmt::format("{:.4f}", 100.0 * double(h.carry) / n_d),
                std::to_string(h.subtree), fmt::format("{:.4f}", 100.0 * double(h.subtree) / n_d),
                names.symbols() && nm.candidates ? nm.loc.sym() : "", nm.loc.file,
-               nm.loc.file.empty() ? "" : std::to_string(nm.loc.line)});
+               nm.loc.file.empty() ? "" : std::to_string(nm.loc.line), names.symbols() ? nm.last_fn : ""});
     }
     return;
   }
@@ -201,6 +201,7 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
       names.add_json(e, hot_names[i], "prefix");
       e["last_full"] = sym::hex(hot_names[i].full + (uint64_t{h.last} - h.prefix));
       if (!hot_names[i].candidates) e.erase("sym");
+      if (!hot_names[i].last_fn.empty() && names.symbols()) e["sym_last"] = hot_names[i].last_fn;
       hot.push_back(e);
     }
     j["hot"] = hot;
@@ -225,7 +226,7 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
              epc, r.feed_cycles, c.stall_flush, c.stall_cap, c.stall_sched, c.stall_tcam, c.in_stall);
   for (const auto& nt : names.notes()) fmt::print("  note         {}\n", nt);
   fmt::print("\nhot ranges (carry > {:.2f}% of n; indented under hot ancestors; full addresses{}):\n",
-             100.0 * o.hot, names.symbols() ? "; symbol of the lowest address of the trace in the range" : "");
+             100.0 * o.hot, names.symbols() ? "; symbols of the lowest and highest addresses of the trace in the range" : "");
   for (size_t i = 0; i < hot_ranges.size(); ++i) {
     const auto& h = hot_ranges[i];
     const auto& nm = hot_names[i];
@@ -234,6 +235,7 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
                                          100.0 * double(h.subtree) / n_d);
     std::string s = names.symbols() && nm.candidates ? nm.loc.sym() : "";
     if (!nm.loc.file.empty()) s += "  " + nm.loc.source();
+    if (names.symbols() && !nm.last_fn.empty()) s += " .. " + nm.last_fn;
     fmt::print("{:<48}  {}\n", line, s);
   }
 }

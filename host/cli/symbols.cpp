@@ -44,8 +44,14 @@ AddrNames::Name AddrNames::range(uint64_t lo, uint64_t hi) {
   const auto h = addrs_.range(lo, hi);
   n.full = h.full;
   n.candidates = h.candidates;
-  if (h.candidates) n.loc = syms_.lookup(h.first);
-  else n.loc.addr = h.full;
+  if (h.candidates) {
+    n.loc = syms_.lookup(h.first);
+    const sym::Location l = syms_.lookup(h.last);
+    if (l.object != n.loc.object || l.function != n.loc.function)
+      n.last_fn = l.function.empty() ? l.sym() : l.object + "!" + l.function;
+  } else {
+    n.loc.addr = h.full;
+  }
   return n;
 }
 

@@ -41,6 +41,7 @@ class AddrNames {
     uint64_t full = 0;       ///< full address (the folded value when the trace never showed it)
     unsigned candidates = 0;  ///< full addresses that fold to the value (> 1: ambiguous)
     sym::Location loc;       ///< symbol and line (bare address when symbols are off)
+    std::string last_fn;     ///< range(): function of the highest address in the range when it differs from loc's
     std::string full_hex() const;  ///< full as hex, with a trailing '?' when ambiguous
   };
   /// The name of a folded address (cached).

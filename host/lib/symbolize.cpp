@@ -368,15 +368,17 @@ FullAddrs::Hit FullAddrs::range(uint64_t lo, uint64_t hi) const {
   auto it = std::lower_bound(addrs_.begin(), addrs_.end(), lo,
                              [](uint64_t a, uint64_t f) { return (a & kFoldMask) < f; });
   std::set<uint64_t> uppers;
-  uint64_t first = ~uint64_t{0};
+  uint64_t first = ~uint64_t{0}, last = 0;
   for (auto j = it; j != addrs_.end() && (*j & kFoldMask) <= hi; ++j) {
     uppers.insert(*j & ~kFoldMask);
     first = std::min(first, *j);
+    last = std::max(last, *j);
   }
-  Hit h{lo, unsigned(uppers.size()), lo};
+  Hit h{lo, unsigned(uppers.size()), lo, lo};
   if (!uppers.empty()) {
     h.full = *uppers.begin() | lo;
     h.first = first;
+    h.last = last;
   }
   return h;
 }

@@ -80,6 +80,7 @@ class FullAddrs {
     uint64_t full = 0;      ///< the full address (or the folded value when unknown)
     unsigned candidates = 0;  ///< 0: not seen; 1: unique; > 1: several full addresses fold to it
     uint64_t first = 0;       ///< range(): the lowest full address seen in the range
+    uint64_t last = 0;        ///< range(): the highest full address seen in the range
   };
   /// The full address that folds to `folded`.
   Hit full(uint64_t folded) const;

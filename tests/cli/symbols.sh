@@ -162,4 +162,37 @@ n=$(jq '.summary.intervals' "$dir/f.json")
 $chk simpoint "$dir/hot.bb" "$n" 100000 || fail=1
 ids=$(python3 -c "import re; print(max(int(a) for a in re.findall(r':(\d+):\d+', open('$dir/hot.bb').read())))")
 check "simpoint: FILE.blocks names every id" "$(grep -vc '^#' "$dir/hot.bb.blocks" | awk -v m="$ids" '{print ($1 >= m)}')" "1"
+
+# 5. hwprof report: one self-contained page with every section filled
+"$hwprof" -q report -o "$dir/report.html" "$t"
+python3 - "$dir/report.html" <<'PY' || fail=1
+import re, sys
+from html.parser import HTMLParser
+html = open(sys.argv[1]).read()
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(); self.ids = {}; self.cur = None; self.ext = []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section": self.cur = a.get("id"); self.ids[self.cur] = {"rows": 0, "rects": 0, "text": ""}
+        if self.cur and tag == "tr": self.ids[self.cur]["rows"] += 1
+        if self.cur and tag == "rect": self.ids[self.cur]["rects"] += 1
+        for k in ("src", "href"):
+            if k in a and re.match(r"(https?:)?//", a[k] or ""): self.ext.append(a[k])
+    def handle_endtag(self, tag):
+        if tag == "section": self.cur = None
+    def handle_data(self, d):
+        if self.cur: self.ids[self.cur]["text"] += d
+p = P(); p.feed(html)
+bad = []
+for sec, rows, rects in (("summary", 5, 0), ("hot-paths", 3, 0), ("rap", 2, 1), ("phases", 2, 3)):
+    s = p.ids.get(sec)
+    if not s or s["rows"] < rows or s["rects"] < rects: bad.append(f"section {sec}: {s and (s['rows'], s['rects'])}")
+if "hot!hot_loop" not in p.ids.get("hot-paths", {}).get("text", ""): bad.append("hot paths do not name hot!hot_loop")
+if "hot.c:" not in p.ids.get("hot-paths", {}).get("text", ""): bad.append("hot paths give no source line")
+if p.ext: bad.append(f"external resources: {p.ext}")
+if bad: print("FAIL report: " + "; ".join(bad)); sys.exit(1)
+print("ok   report: summary, hot paths (hot!hot_loop, hot.c:N), RAP icicle, phase timeline; no external resource")
+PY
+cp "$dir/report.html" "${REPORT_OUT:-/dev/null}" 2>/dev/null || true
 exit $fail
