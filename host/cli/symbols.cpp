@@ -106,7 +106,23 @@ void csv_row(const std::vector<std::string>& fields) {
   std::fputs(line.c_str(), stdout);
 }
 
-std::string folded_frame(const std::string& s) {
+std::string folded_frame(const std::string& s_in) {
+  // A demangled C++ name loses its parameter list (as flame graphs show
+  // functions): cut at the '(' matching the name's last ')' ("f(int) const").
+  std::string s = s_in;
+  const size_t close = s.rfind(')');
+  if (close != std::string::npos && s.find('!') != std::string::npos) {
+    int depth = 0;
+    for (size_t i = close + 1; i-- > 0;) {
+      if (s[i] == ')') ++depth;
+      else if (s[i] == '(' && --depth == 0) {
+        if (i > 0 && s.compare(0, i, s, 0, i) == 0 && s.substr(0, i).find('!') != std::string::npos)
+          s = s.substr(0, i) + s.substr(s.find_first_of("+#", close) == std::string::npos ? s.size()
+                                                                                      : s.find_first_of("+#", close));
+        break;
+      }
+    }
+  }
   std::string o = s;
   for (char& c : o)
     if (c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '\r') c = '_';

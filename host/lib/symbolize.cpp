@@ -1,6 +1,7 @@
 // hwprof symbolization (see symbolize.h and docs/formats.md, "Symbols").
 #include "symbolize.h"
 
+#include <cxxabi.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -11,8 +12,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <set>
+#include <unordered_set>
 #include <stdexcept>
 
 #include "loadmap.h"
@@ -67,6 +70,17 @@ struct ElfFile {
   }
 };
 
+// C++ (Itanium ABI) names demangled as perf and gdb show them; others as they are.
+std::string demangle(const char* name) {
+  if (name[0] != '_' || name[1] != 'Z') return name;
+  int status = 0;
+  char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  if (status != 0 || !d) return name;
+  std::string out(d);
+  std::free(d);
+  return out;
+}
+
 struct Func {
   uint64_t addr = 0, size = 0;
   std::string name;
@@ -113,6 +127,7 @@ struct Object {
   }
 
   void finish_symbols() {
+    for (auto& f : funcs) f.name = demangle(f.name.c_str());
     // Sort by address; at one address keep the first name with a size (the
     // .symtab's, read first when both tables are present).
     std::stable_sort(funcs.begin(), funcs.end(), [](const Func& a, const Func& b) { return a.addr < b.addr; });
@@ -323,20 +338,25 @@ void FullAddrs::add(uint64_t full) {
 void FullAddrs::add_trace(const std::string& trace) {
   auto rd = trace::Reader::open(trace);
   trace::Record r;
-  uint64_t last_pc = ~uint64_t{0}, last_next = ~uint64_t{0};
+  // Distinct addresses only (a hash set: a trace repeats its few thousand
+  // addresses millions of times); sorted once at the end.
+  std::unordered_set<uint64_t> seen;
+  seen.reserve(1 << 16);
+  auto put = [&](uint64_t a) {
+    if (seen.insert(a).second) add(a);
+  };
+  uint64_t last_pc = ~uint64_t{0}, last_target = 0;
   while (rd->next(r)) {
     if (!r.is_branch()) {
-      add(r.value);
+      put(r.value);
       continue;
     }
-    // Consecutive records of a loop repeat the same addresses: skip those
-    // cheaply (finish() removes the other duplicates).
-    if (r.pc != last_pc) add(r.pc);
-    const uint64_t nx = r.next();
-    if (nx != last_next) add(nx);
-    if (!r.taken) add(r.target);
+    if (r.pc == last_pc && r.target == last_target) continue;  // a loop's record again
     last_pc = r.pc;
-    last_next = nx;
+    last_target = r.target;
+    put(r.pc);
+    put(r.target);
+    put(r.pc + r.ilen);
   }
   finish();
 }
