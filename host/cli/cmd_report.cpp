@@ -263,18 +263,20 @@ std::string rap_section(const nlohmann::json& rap) {
     const std::string tip = fmt::format("{:x}-{:x} d{}: own {} ({}), subtree {} ({}){}", n.prefix, n.last, n.depth,
                                         n.count, pct(double(n.count), n_total), n.subtree,
                                         pct(double(n.subtree), n_total), n.label.empty() ? "" : "; " + n.label);
-    h += fmt::format("<g class=\"node\" data-x0=\"{:.6f}\" data-x1=\"{:.6f}\"><rect x=\"{:.2f}\" y=\"{:.1f}\" "
-                     "width=\"{:.2f}\" height=\"{:.1f}\" fill=\"{}\" stroke=\"white\"><title>{}</title></rect>"
-                     "<text x=\"{:.2f}\" y=\"{:.1f}\">{}</text></g>\n",
-                     n.x0, n.x1, n.x0 * W, n.level * RH, (n.x1 - n.x0) * W, RH - 1,
+    const std::string label = n.hot ? n.label : fmt::format("{:x}", n.prefix);
+    const size_t fit = size_t(std::max(0.0, ((n.x1 - n.x0) * W - 4) / 6.7));  // 11px monospace: ~6.7 px a char
+    h += fmt::format("<g class=\"node\" data-x0=\"{:.6f}\" data-x1=\"{:.6f}\" data-label=\"{}\"><rect x=\"{:.2f}\" "
+                     "y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" fill=\"{}\" stroke=\"white\"><title>{}</title>"
+                     "</rect><text x=\"{:.2f}\" y=\"{:.1f}\">{}</text></g>\n",
+                     n.x0, n.x1, esc(label), n.x0 * W, n.level * RH, (n.x1 - n.x0) * W, RH - 1,
                      n.hot ? "#f28e2b" : "#9ecae1", esc(tip), n.x0 * W + 2, n.level * RH + 13,
-                     (n.x1 - n.x0) * W > 80 ? esc(n.hot ? n.label : fmt::format("{:x}", n.prefix)) : "");
+                     esc(label.substr(0, fit)));
   }
   h += "</svg>\n<script>\n(function(){var s=document.getElementById('rap-icicle');var W=" + fmt::format("{}", W) +
        ";function zoom(a,b){s.querySelectorAll('g.node').forEach(function(g){var x0=+g.dataset.x0,x1=+g.dataset.x1;"
        "var r=g.querySelector('rect'),t=g.querySelector('text');var l=(x0-a)/(b-a)*W,w=(x1-x0)/(b-a)*W;"
        "var vis=x1>a&&x0<b;g.style.display=vis?'':'none';r.setAttribute('x',l);r.setAttribute('width',w);"
-       "t.setAttribute('x',l+2);t.style.display=w>80?'':'none';});}"
+       "t.setAttribute('x',l+2);t.textContent=g.dataset.label.substring(0,Math.max(0,Math.floor((w-4)/6.7)));});}"
        "s.querySelectorAll('g.node').forEach(function(g){g.addEventListener('click',function(){"
        "var a=+g.dataset.x0,b=+g.dataset.x1;if(a==0&&b==1){zoom(0,1);}else{zoom(a,b);}});});})();\n</script>\n";
   // The hot ranges as a table too.

@@ -355,8 +355,7 @@ void FullAddrs::add_trace(const std::string& trace) {
     last_pc = r.pc;
     last_target = r.target;
     put(r.pc);
-    put(r.target);
-    put(r.pc + r.ilen);
+    put(r.next());  // where paths and basic blocks start (executed addresses only)
   }
   finish();
 }

@@ -65,8 +65,9 @@ class Symbolizer {
 };
 
 /// The full addresses behind AddrW-bit (32-bit) folded addresses: every
-/// branch pc, taken target and fall-through of a trace (the addresses a path
-/// can start at) and every `val` value.
+/// branch pc and next instruction (taken target or fall-through) of a trace
+/// (the addresses a path or a basic block can start at) and every `val`
+/// value.
 class FullAddrs {
  public:
   static constexpr unsigned kFoldBits = 32;  ///< model::kAddrW
