@@ -126,6 +126,23 @@ rm "$dir/gz.hwpt.zst.map"
 j=$("$hwprof" -q profile --unit path --json --top 3 "$dir/gz.hwpt.zst")
 check "no map: bare address" "$(jq -r '.paths[0].sym' <<<"$j")" "0x$(jq -r '.paths[0].start_full' <<<"$j")"
 check "no map: symbols off" "$(jq -r '.symbols.enabled' <<<"$j")" "false"
+# two full addresses that fold to one 32-bit value: the lowest, marked
+cat > "$dir/amb.trace" <<'T'
+#hwprof-trace v1 isa=x86_64
+call 50 100000100 1 5 3 0
+br 100000124 100000110 1 4 4 0
+br 100000124 100000110 0 4 4 0
+ret 100000130 55 1 1 1 0
+call 60 200000100 1 5 3 0
+br 200000124 200000110 1 4 4 0
+br 200000124 200000110 0 4 4 0
+ret 200000130 65 1 1 1 0
+T
+j=$("$hwprof" -q paths --json "$dir/amb.trace")
+check "ambiguous: lowest full address, candidates" \
+  "$(jq -c '[.paths[] | select(.start == "110")][0] | [.start_full, .start_ambiguous]' <<<"$j")" '["100000110",2]'
+has "ambiguous: note" "$(jq -c '.symbols.notes' <<<"$j")" "stand for more than one full address"
+has "ambiguous: text marks it" "$("$hwprof" -q paths "$dir/amb.trace")" "100000110?"
 
 # 4. exports
 t="$dir/hot.hwpt.zst"
