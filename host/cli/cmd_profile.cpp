@@ -383,6 +383,8 @@ void add_profile_command(CLI::App& app, Global& g) {
       run_path(*o, g);
       return;
     }
+    if (o->format == "csv")
+      throw std::runtime_error("--format csv: the queue report has no table (use --json)");
     if (o->engine == "rtl" && o->depth == 0) throw std::runtime_error("--depth 0 (no queue) exists only in the model");
     run_queue(*o, g);
   });
