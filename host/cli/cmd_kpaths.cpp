@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -13,6 +14,7 @@
 #include "kpaths.h"
 #include "path_run.h"
 #include "progress.h"
+#include "symbols.h"
 #include "trace.h"
 
 namespace hwprof::cli {
@@ -21,6 +23,8 @@ namespace {
 
 using analyses::KIpf;
 using analyses::Label;
+
+bool g_quiet = false;  // -q: no notes on stderr
 
 struct KpathsOpts {
   unsigned k = 0;
@@ -34,6 +38,9 @@ struct KpathsOpts {
   size_t top = 0;
   bool json = false;
   uint64_t seed = 1;
+  std::string format = "text";
+  std::string folded;  ///< --folded FILE
+  SymOpts sym;
 };
 
 // How a label is shown: the dense id, or the raw stream's own value.
@@ -78,12 +85,65 @@ struct Report {
   KIpf full;                           // the k-IPF before pruning
   Labels labels;
   const std::vector<model::PathKey>* keys = nullptr;  // trace: keys[id]
+  AddrNames* names = nullptr;                         // trace: names of the path starts
 };
+
+// A label as a folded-stack frame: the BL path's start symbol and its id
+// (trace), or the raw stream's value (--ids).
+std::string frame(const Report& r, Label l) {
+  if (!r.keys || !r.names) return std::to_string(r.labels(l));
+  const auto& n = r.names->of((*r.keys)[l].start);
+  return folded_frame((r.names->symbols() ? n.loc.sym() : "0x" + n.full_hex()) + "#" + std::to_string(l));
+}
+
+// Folded stacks of the k-IPF: one line per node with its own count (its
+// count minus its children's), the frames the BL paths from the root.
+size_t write_folded(const KIpf& f, const Report& r, const std::string& path) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw std::runtime_error(path + ": cannot write");
+  size_t lines = 0;
+  for (uint32_t i = 0; i < f.size(); ++i) {
+    const auto& n = f.node(i);
+    uint64_t kids = 0;
+    for (uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c) kids += f.node(c).count;
+    if (n.count <= kids) continue;
+    std::string line;
+    for (Label l : f.path(i)) line += (line.empty() ? "" : ";") + frame(r, l);
+    out << line << ' ' << (n.count - kids) << '\n';
+    ++lines;
+  }
+  out.close();
+  if (!out) throw std::runtime_error(path + ": write failed");
+  return lines;
+}
+
+std::string path_syms(const KIpf& f, uint32_t i, const Report& r) {
+  std::string s;
+  for (Label l : f.path(i)) s += (s.empty() ? "" : ";") + frame(r, l);
+  return s;
+}
 
 void emit(const KpathsOpts& o, Report& r) {
   const KIpf shown = r.full.pruned(o.prune);
   const uint32_t roots = o.top ? std::min<uint32_t>(uint32_t(o.top), shown.num_roots()) : shown.num_roots();
   const auto levels = r.full.level_sizes();
+  if (r.names) {  // resolve the shown paths' names first: the notes come before the tables
+    for (uint32_t i = 0; i < r.full.num_roots(); ++i) r.names->of((*r.keys)[r.full.node(i).label].start);
+    if (o.format != "text") r.names->print_notes(g_quiet);
+  }
+  if (!o.folded.empty()) {
+    const size_t n = write_folded(shown, r, o.folded);
+    if (!g_quiet) fmt::print(stderr, "hwprof: {}: {} k-iteration path stacks (folded)\n", o.folded, n);
+  }
+  if (o.format == "csv") {
+    csv_row({"rank", "count", "share_parent", "share_root", "ids", "frames"});
+    const auto hot = shown.hottest(o.k, o.top);
+    for (size_t i = 0; i < hot.size(); ++i)
+      csv_row({std::to_string(i + 1), std::to_string(shown.node(hot[i]).count),
+               fmt::format("{:.6f}", shown.share_parent(hot[i])), fmt::format("{:.6f}", shown.share_root(hot[i])),
+               path_str(shown, hot[i], r.labels), path_syms(shown, hot[i], r)});
+    return;
+  }
   if (o.json) {
     nlohmann::json& j = r.j;
     j["k"] = o.k;
@@ -96,12 +156,15 @@ void emit(const KpathsOpts& o, Report& r) {
       for (uint32_t i = 0; i < r.full.num_roots(); ++i) {
         const auto& n = r.full.node(i);
         const auto& key = (*r.keys)[n.label];
-        arr.push_back({{"id", n.label},
-                       {"start", fmt::format("{:x}", key.start)},
-                       {"length", key.length},
-                       {"dirs", fmt::format("{:x}", key.dirs)},
-                       {"count", n.count}});
+        nlohmann::json e = {{"id", n.label},
+                            {"start", fmt::format("{:x}", key.start)},
+                            {"length", key.length},
+                            {"dirs", fmt::format("{:x}", key.dirs)},
+                            {"count", n.count}};
+        if (r.names) r.names->add_json(e, r.names->of(key.start), "start");
+        arr.push_back(e);
       }
+      if (r.names) j["symbols"] = r.names->summary();
       std::sort(arr.begin(), arr.end(),
                 [](const nlohmann::json& a, const nlohmann::json& b) { return a["id"] < b["id"]; });
     }
@@ -111,6 +174,8 @@ void emit(const KpathsOpts& o, Report& r) {
     return;
   }
   for (const auto& l : r.header) fmt::print("{}\n", l);
+  if (r.names)
+    for (const auto& n : r.names->notes()) fmt::print("  note         {}\n", n);
   std::string lv;
   for (auto v : levels) lv += (lv.empty() ? "" : " ") + std::to_string(v);
   fmt::print("  k-IPF        {} nodes (per level: {}){}\n", r.full.size(), lv.empty() ? "-" : lv,
@@ -130,12 +195,15 @@ void emit(const KpathsOpts& o, Report& r) {
              shown.num_roots(), o.prune > 0 ? fmt::format(", pruned at {}", pct(o.prune)) : std::string());
   for (uint32_t i = 0; i < roots; ++i) print_forest(shown, i, r.labels, used);
   if (r.keys && !used.empty()) {
-    fmt::print("\nids (BL paths; id = rank - 1 in `hwprof paths`)\n{:>6} {:>10} {:>4} {:>10} {:>12}\n", "id", "start",
-               "len", "dirs", "count");
+    const bool syms = r.names && r.names->symbols();
+    fmt::print("\nids (BL paths; id = rank - 1 in `hwprof paths`)\n{:>6} {:>12} {:>4} {:>10} {:>12}  {}\n", "id",
+               "start", "len", "dirs", "count", syms ? "symbol  source" : "");
     for (Label l : used) {
       const auto& key = (*r.keys)[l];
-      fmt::print("{:>6} {:>10x} {:>4} {:>10x} {:>12}\n", l, key.start, key.length, key.dirs,
-                 r.full.node(r.full.find({l})).count);
+      const auto& n = r.names->of(key.start);
+      fmt::print("{:>6} {:>12} {:>4} {:>10x} {:>12}  {}\n", l, n.full_hex(), key.length, key.dirs,
+                 r.full.node(r.full.find({l})).count,
+                 syms ? n.loc.sym() + (n.loc.file.empty() ? "" : "  " + n.loc.source()) : "");
     }
   }
 }
@@ -192,6 +260,8 @@ void run_trace(const KpathsOpts& o, const Global& g) {
   Report r;
   r.full = std::move(res.ipf);
   r.keys = &res.keys;
+  AddrNames names(o.trace, o.sym);
+  r.names = &names;
   r.j["source"] = "trace";
   r.j["trace"] = o.trace;
   r.j["engine"] = o.engine;
@@ -252,10 +322,17 @@ void add_kpaths_command(CLI::App& app, Global& g) {
                                  "paths (trace: id -> start, length, dirs), stats");
   auto* ids = c->add_option("--ids", o->ids, "read a raw stream instead of a trace: whitespace-separated "
                                              "non-negative integers, '*' = routine entry");
+  add_format_option(c, o->format);
+  add_symbol_options(c, o->sym);
+  c->add_option("--folded", o->folded, "also write the k-IPF as folded stacks (frame;frame;... count lines, "
+                                       "flamegraph.pl / speedscope) to FILE");
   auto* tr = c->add_option("TRACE", o->trace, "trace file");
   ids->excludes(tr);
   tr->excludes(ids);
   c->callback([o, &g, c] {
+    if (o->format == "json") o->json = true;
+    if (o->json) o->format = "json";
+    g_quiet = g.quiet;
     if (o->trace.empty() && o->ids.empty()) throw CLI::RequiredError("TRACE or --ids");
     if (!o->ids.empty()) {
       for (const char* opt : {"--engine", "--depth", "--max-len", "--queue-depth", "--seed"})

@@ -8,6 +8,7 @@
 #include "path_profile.h"
 #include "path_run.h"
 #include "progress.h"
+#include "symbols.h"
 #include "trace.h"
 
 namespace hwprof::cli {
@@ -26,6 +27,9 @@ struct PathsOpts {
   bool json = false;
   uint64_t seed = 1;
   std::string wave;  ///< --wave FILE (rtl)
+  std::string format = "text";
+  std::string folded;  ///< --folded FILE: call-path stacks
+  SymOpts sym;
 };
 
 void run_paths(const PathsOpts& o, const Global& g) {
@@ -50,6 +54,27 @@ void run_paths(const PathsOpts& o, const Global& g) {
   const size_t shown = o.top ? std::min(o.top, paths.size()) : paths.size();
   uint64_t total_insns = 0;
   for (const auto& e : paths) total_insns += e.counts.insns;
+  AddrNames names(o.trace, o.sym);
+  for (size_t i = 0; i < shown; ++i) names.of(paths[i].key.start);  // resolve first: notes before the table
+  if (!o.folded.empty()) {
+    const size_t n = write_call_folded(o.trace, names, o.folded);
+    if (!g.quiet) fmt::print(stderr, "hwprof: {}: {} call-path stacks (folded, weights = instructions)\n", o.folded, n);
+  }
+  if (o.format != "text") names.print_notes(g.quiet);
+  auto pct = [&](uint64_t v) { return total_insns ? 100.0 * double(v) / double(total_insns) : 0.0; };
+  if (o.format == "csv") {
+    csv_row({"rank", "start", "start_full", "length", "dirs", "count", "insns", "insns_percent", "events", "sym",
+             "file", "line"});
+    for (size_t i = 0; i < shown; ++i) {
+      const auto& e = paths[i];
+      const auto& n = names.of(e.key.start);
+      csv_row({std::to_string(i + 1), fmt::format("{:x}", e.key.start), n.full_hex(), std::to_string(e.key.length),
+               fmt::format("{:x}", e.key.dirs), std::to_string(e.counts.count), std::to_string(e.counts.insns),
+               fmt::format("{:.4f}", pct(e.counts.insns)), std::to_string(e.counts.events),
+               names.symbols() ? n.loc.sym() : "", n.loc.file, n.loc.file.empty() ? "" : std::to_string(n.loc.line)});
+    }
+    return;
+  }
   if (o.json) {
     nlohmann::json j;
     j["trace"] = o.trace;
@@ -68,13 +93,16 @@ void run_paths(const PathsOpts& o, const Global& g) {
     auto& arr = j["paths"] = nlohmann::json::array();
     for (size_t i = 0; i < shown; ++i) {
       const auto& e = paths[i];
-      arr.push_back({{"start", fmt::format("{:x}", e.key.start)},
-                     {"length", e.key.length},
-                     {"dirs", fmt::format("{:x}", e.key.dirs)},
-                     {"count", e.counts.count},
-                     {"insns", e.counts.insns},
-                     {"events", e.counts.events}});
+      nlohmann::json x = {{"start", fmt::format("{:x}", e.key.start)},
+                          {"length", e.key.length},
+                          {"dirs", fmt::format("{:x}", e.key.dirs)},
+                          {"count", e.counts.count},
+                          {"insns", e.counts.insns},
+                          {"events", e.counts.events}};
+      names.add_json(x, names.of(e.key.start), "start");
+      arr.push_back(x);
     }
+    j["symbols"] = names.summary();
     fmt::print("{}\n", j.dump(1));
     return;
   }
@@ -88,13 +116,15 @@ void run_paths(const PathsOpts& o, const Global& g) {
              "{} stack overflows, {} empty pops\n",
              st.emitted, profile.completed(), paths.size(), profile.incomplete(), st.splits, st.overflows,
              st.empty_pops);
-  fmt::print("\n{:>6} {:>10} {:>4} {:>10} {:>12} {:>14} {:>7} {:>10}\n", "rank", "start", "len", "dirs", "count",
-             "insns", "insns%", "events");
+  for (const auto& n : names.notes()) fmt::print("  note         {}\n", n);
+  fmt::print("\n{:>6} {:>12} {:>4} {:>10} {:>12} {:>14} {:>7} {:>10}  {}\n", "rank", "start", "len", "dirs", "count",
+             "insns", "insns%", "events", names.symbols() ? "symbol  source" : "");
   for (size_t i = 0; i < shown; ++i) {
     const auto& e = paths[i];
-    fmt::print("{:>6} {:>10x} {:>4} {:>10x} {:>12} {:>14} {:>6.2f}% {:>10}\n", i + 1, e.key.start, e.key.length,
-               e.key.dirs, e.counts.count, e.counts.insns,
-               total_insns ? 100.0 * double(e.counts.insns) / double(total_insns) : 0.0, e.counts.events);
+    const auto& n = names.of(e.key.start);
+    fmt::print("{:>6} {:>12} {:>4} {:>10x} {:>12} {:>14} {:>6.2f}% {:>10}  {}\n", i + 1, n.full_hex(), e.key.length,
+               e.key.dirs, e.counts.count, e.counts.insns, pct(e.counts.insns), e.counts.events,
+               names.symbols() ? n.loc.sym() + (n.loc.file.empty() ? "" : "  " + n.loc.source()) : "");
   }
   if (shown < paths.size()) fmt::print("  ... {} more paths (--top 0 shows all)\n", paths.size() - shown);
 }
@@ -125,8 +155,16 @@ void add_paths_command(CLI::App& app, Global& g) {
   c->add_option("--wave", o->wave, "rtl: write an FST waveform of the run to FILE");
   c->add_flag("--json", o->json, "JSON: paths (start, length, dirs as hex; count, insns, events), "
                                  "incomplete, records, stats");
+  add_format_option(c, o->format);
+  add_symbol_options(c, o->sym);
+  c->add_option("--folded", o->folded, "also write the trace's call-path stacks (frame;frame;... insns lines, "
+                                       "flamegraph.pl / speedscope folded format) to FILE");
   c->add_option("TRACE", o->trace, "trace file")->required();
-  c->callback([o, &g] { run_paths(*o, g); });
+  c->callback([o, &g] {
+    if (o->format == "json") o->json = true;
+    if (o->json) o->format = "json";
+    run_paths(*o, g);
+  });
 }
 
 }  // namespace hwprof::cli

@@ -22,6 +22,7 @@
 #include "profile_rap.h"
 #include "progress.h"
 #include "retire_replay.h"
+#include "symbols.h"
 #include "trace.h"
 #include "trace_source.h"
 
@@ -169,9 +170,29 @@ void run_path(const ProfileOpts& o, const Global& g, const PathEngine& engine) {
   const size_t entries = size_t{o.sets} * o.ways;
   const double overlap = model::path_overlap(exact, measured);
   const double oracle = model::oracle_overlap(exact, entries);
-  const size_t shown = o.json && !o.top_given ? hot.size() : (o.top ? std::min(o.top, hot.size()) : hot.size());
+  const size_t shown = (o.json || o.format == "csv") && !o.top_given ? hot.size() : (o.top ? std::min(o.top, hot.size()) : hot.size());
   const model::HptStats& hs = run.stats;
   const model::PathStackStats& fs = run.frontend;
+  AddrNames names(o.trace, o.sym);
+  for (size_t i = 0; i < shown; ++i) names.of(hot[i].key.start);  // resolve first: the notes come before the table
+  if (o.format != "text") names.print_notes(g.quiet);
+  auto pct = [](uint64_t a, uint64_t b) { return b ? 100.0 * double(a) / double(b) : 0.0; };
+
+  if (o.format == "csv") {
+    csv_row({"rank", "start", "start_full", "length", "dirs", "acc", "share_percent", "exact", "exact_share_percent",
+             "sym", "file", "line"});
+    for (size_t i = 0; i < shown; ++i) {
+      const auto& x = hot[i];
+      const auto it = exact_of.find(x.key);
+      const uint64_t ex = it == exact_of.end() ? 0 : it->second;
+      const auto& n = names.of(x.key.start);
+      csv_row({std::to_string(i + 1), fmt::format("{:x}", x.key.start), n.full_hex(), std::to_string(x.key.length),
+               fmt::format("{:x}", x.key.dirs), std::to_string(x.acc), fmt::format("{:.4f}", pct(x.acc, hpt_total)),
+               std::to_string(ex), fmt::format("{:.4f}", pct(ex, exact_total)),
+               names.symbols() ? n.loc.sym() : "", n.loc.file, n.loc.file.empty() ? "" : std::to_string(n.loc.line)});
+    }
+    return;
+  }
 
   if (o.json) {
     nlohmann::json j;
@@ -230,8 +251,12 @@ void run_path(const ProfileOpts& o, const Global& g, const PathEngine& engine) {
                           {"dirs", fmt::format("{:x}", x.key.dirs)},
                           {"count", x.acc}};
       if (metric_field) e[metric_field] = x.acc;
+      const auto ex = exact_of.find(x.key);
+      e["exact"] = ex == exact_of.end() ? 0 : ex->second;  // the path's weight in the exact profile (same metric)
+      names.add_json(e, names.of(x.key.start), "start");
       arr.push_back(e);
     }
+    j["symbols"] = names.summary();
     if (o.json_out) {
       *o.json_out = std::move(j);
       return;
@@ -249,7 +274,6 @@ void run_path(const ProfileOpts& o, const Global& g, const PathEngine& engine) {
   fmt::print("  records      {} branch records{}, {} descriptors ({} incomplete)\n", fs.records,
              run.cycles ? fmt::format(" in {} clock cycles", run.cycles) : std::string(), fs.emitted,
              fs.incomplete);
-  auto pct = [](uint64_t a, uint64_t b) { return b ? 100.0 * double(a) / double(b) : 0.0; };
   fmt::print("  HPT stats    {} inserted: {} hits ({:.1f}%), {} fills, {} replacements, {} rejects; "
              "{} saturations, {} incomplete ignored; {} of {} entries valid\n",
              hs.descs, hs.hits, pct(hs.hits, hs.descs), hs.fills, hs.replacements, hs.rejects, hs.saturations,
@@ -258,14 +282,17 @@ void run_path(const ProfileOpts& o, const Global& g, const PathEngine& engine) {
              "metric {}\n",
              overlap, exact.size(), o.metric);
   fmt::print("  oracle       {:.2f}% (the {:.0f} heaviest paths with exact weights)\n", oracle, entries_d);
-  fmt::print("\n{:>6} {:>10} {:>4} {:>10} {:>12} {:>7} {:>12} {:>7}\n", "rank", "start", "len", "dirs", "acc",
-             "share", "exact", "share");
+  for (const auto& n : names.notes()) fmt::print("  note         {}\n", n);
+  fmt::print("\n{:>6} {:>12} {:>4} {:>10} {:>12} {:>7} {:>12} {:>7}  {}\n", "rank", "start", "len", "dirs", "acc",
+             "share", "exact", "share", names.symbols() ? "symbol  source" : "");
   for (size_t i = 0; i < shown; ++i) {
     const auto& x = hot[i];
     const auto it = exact_of.find(x.key);
     const uint64_t ex = it == exact_of.end() ? 0 : it->second;
-    fmt::print("{:>6} {:>10x} {:>4} {:>10x} {:>12} {:>6.2f}% {:>12} {:>6.2f}%\n", i + 1, x.key.start,
-               x.key.length, x.key.dirs, x.acc, pct(x.acc, hpt_total), ex, pct(ex, exact_total));
+    const auto& n = names.of(x.key.start);
+    fmt::print("{:>6} {:>12} {:>4} {:>10x} {:>12} {:>6.2f}% {:>12} {:>6.2f}%  {}\n", i + 1, n.full_hex(),
+               x.key.length, x.key.dirs, x.acc, pct(x.acc, hpt_total), ex, pct(ex, exact_total),
+               names.symbols() ? n.loc.sym() + (n.loc.file.empty() ? "" : "  " + n.loc.source()) : "");
   }
   if (shown < hot.size()) fmt::print("  ... {} more entries (--top 0 shows all)\n", hot.size() - shown);
 }
@@ -324,14 +351,20 @@ void add_profile_command(CLI::App& app, Global& g) {
   add_rap_options(c, o->rap);
   add_phase_options(c, o->phase);
   c->add_flag("--json", o->json, "machine-readable report (includes a stats object)");
+  add_format_option(c, o->format);
+  add_symbol_options(c, o->sym);
   c->add_option("TRACE", o->trace, "trace file")->required();
   c->callback([o, top, &g] {
+    if (o->format == "json") o->json = true;
+    if (o->json) o->format = "json";
     if (o->unit == "phase") {
       o->phase.engine = o->engine;
       o->phase.trace = o->trace;
       o->phase.json = o->json;
       o->phase.seed = o->seed;
       o->phase.sim = sim_options(o->wave);
+      o->phase.format = o->format;
+      o->phase.sym = o->sym;
       run_phase(o->phase, g);
       return;
     }
@@ -341,6 +374,8 @@ void add_profile_command(CLI::App& app, Global& g) {
       o->rap.json = o->json;
       o->rap.seed = o->seed;
       o->rap.sim = sim_options(o->wave);
+      o->rap.format = o->format;
+      o->rap.sym = o->sym;
       run_rap(o->rap, g);
       return;
     }
@@ -352,6 +387,8 @@ void add_profile_command(CLI::App& app, Global& g) {
       run_path(*o, g);
       return;
     }
+    if (o->format == "csv")
+      throw std::runtime_error("--format csv: the queue report has no table (use --json)");
     if (o->engine == "rtl" && o->depth == 0) throw std::runtime_error("--depth 0 (no queue) exists only in the model");
     run_queue(*o, g);
   });

@@ -13,6 +13,7 @@
 #include "profile_rap.h"
 #include "profiler_run.h"
 #include "progress.h"
+#include "symbols.h"
 
 namespace hwprof::cli {
 
@@ -39,6 +40,9 @@ struct ProfileOpts {
   std::string metric = "freq";
   size_t top = 20;
   bool top_given = false;
+  // symbols and output format (symbols.h)
+  SymOpts sym;
+  std::string format = "text";  ///< text, json or csv (--json = json)
   // --unit phase (profile_phase.h)
   PhaseProfileOpts phase;
   // --unit rap (profile_rap.h)

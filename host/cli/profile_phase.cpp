@@ -3,6 +3,8 @@
 #include <fmt/core.h>
 
 #include <fstream>
+#include <map>
+#include <unordered_map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "dcr_rtl.h"
 #include "detector_replay.h"
 #include "detector_rtl.h"
+#include "interval.h"
 #include "phase_metrics.h"
 #include "progress.h"
 #include "trace.h"
@@ -133,6 +136,69 @@ std::vector<double> read_cpi(const std::string& path, uint32_t interval) {
   return j["cpi"].get<std::vector<double>>();
 }
 
+/// The trace's basic blocks per interval, with the units' boundary rule
+/// (model::IntervalCounter on the records' saturated insns): a block is
+/// identified by its first instruction (the previous branch record's next),
+/// weighted by the instructions up to and including its branch.
+struct HostIntervals {
+  std::vector<uint64_t> blocks;                           // full start address of block id i + 1
+  std::vector<std::vector<std::pair<uint32_t, uint64_t>>> bbv;  // per interval: (id, insns), by id
+  std::vector<uint32_t> hottest;                          // per interval: block id with the most insns (0: none)
+};
+
+HostIntervals host_intervals(const std::string& path, uint32_t interval) {
+  HostIntervals h;
+  std::unordered_map<uint64_t, uint32_t> id_of;
+  std::map<uint32_t, uint64_t> cur;
+  model::IntervalCounter ic(interval);
+  auto rd = trace::Reader::open(path);
+  trace::Record r;
+  bool first = true;
+  uint64_t block = 0;
+  while (rd->next(r)) {
+    if (!r.is_branch()) continue;
+    if (first) block = r.pc;
+    first = false;
+    auto [it, fresh] = id_of.emplace(block, uint32_t(h.blocks.size() + 1));
+    if (fresh) h.blocks.push_back(block);
+    cur[it->second] += r.insns;
+    if (ic.step(trace::branch_record(r).insns)) {
+      h.bbv.emplace_back(cur.begin(), cur.end());
+      uint32_t best = 0;
+      uint64_t bw = 0;
+      for (const auto& [id, w] : cur)
+        if (w > bw) {
+          bw = w;
+          best = id;
+        }
+      h.hottest.push_back(best);
+      cur.clear();
+    }
+    block = r.next();
+  }
+  return h;
+}
+
+/// SimPoint's frequency-vector file: one line per interval, "T" then
+/// ":id:count" per basic block executed in it (ids from 1; count =
+/// instructions executed in the block), as SimPoint's -loadFVFile reads it.
+void write_simpoint(const std::string& path, const HostIntervals& h, AddrNames& names) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("--simpoint " + path + ": cannot write");
+  for (const auto& iv : h.bbv) {
+    f << 'T';
+    for (const auto& [id, w] : iv) f << ':' << id << ':' << w << ' ';
+    f << '\n';
+  }
+  f.close();
+  std::ofstream b(path + ".blocks", std::ios::binary);
+  if (!b) throw std::runtime_error("--simpoint " + path + ".blocks: cannot write");
+  b << "# block id, start address, symbol (hwprof profile --unit phase --simpoint)\n";
+  for (size_t i = 0; i < h.blocks.size(); ++i)
+    b << (i + 1) << ' ' << sym::hex(h.blocks[i]) << ' ' << names.lookup_full(h.blocks[i]).sym() << '\n';
+  if (!f || !b) throw std::runtime_error("--simpoint " + path + ": write failed");
+}
+
 }  // namespace
 
 void add_phase_options(CLI::App* c, PhaseProfileOpts& o) {
@@ -149,6 +215,9 @@ void add_phase_options(CLI::App* c, PhaseProfileOpts& o) {
       ->capture_default_str();
   c->add_option("--cpi", o.cpi, "phase: per-interval CPI (hwprof critpath --cpi-interval N --cpi-out FILE) for "
                                 "the CoV of CPI within phases");
+  c->add_option("--simpoint", o.simpoint,
+                "phase: write the intervals' basic-block vectors as a SimPoint frequency-vector file (T:id:count "
+                ":id:count ... per interval; FILE.blocks names the ids)");
   c->add_option("--show", o.show, "phase: intervals listed in the text report (0 = all)")->capture_default_str();
 }
 
@@ -172,6 +241,40 @@ void run_phase(const PhaseProfileOpts& o, const Global& g) {
                                          cpi.size(), ivs.size()));
   const model::PhaseSummary s = model::summarize_phases(ivs, cpi.empty() ? nullptr : &cpi);
 
+  // The intervals' code on the host (same boundary rule): the hottest
+  // block's function per interval, and the SimPoint file.
+  const HostIntervals hi = host_intervals(o.trace, o.interval);
+  if (hi.bbv.size() != u.rows.size())
+    throw std::logic_error(fmt::format("host intervals {} != unit intervals {}", hi.bbv.size(), u.rows.size()));
+  AddrNames names(o.trace, o.sym);
+  std::vector<sym::Location> hot_loc;
+  for (uint32_t id : hi.hottest) {
+    sym::Location l;
+    if (id) l = names.lookup_full(hi.blocks[id - 1]);
+    hot_loc.push_back(l);
+  }
+  auto hot_name = [&](size_t i) -> std::string {
+    const auto& l = hot_loc[i];
+    if (!hi.hottest[i]) return "";
+    if (!l.function.empty()) return l.object + "!" + l.function;
+    return l.sym();
+  };
+  if (!o.simpoint.empty()) write_simpoint(o.simpoint, hi, names);
+  if (o.format != "text") names.print_notes(g.quiet);
+  if (o.format == "csv") {
+    csv_row({"interval", "phase", "changed", "scored", "correct", "predicted", "hot_block", "hot_sym", "hot_file",
+             "hot_line"});
+    for (size_t i = 0; i < u.rows.size(); ++i) {
+      const Row& r = u.rows[i];
+      const auto& l = hot_loc[i];
+      csv_row({std::to_string(i), std::to_string(r.iv.phase), r.changed ? "1" : "0", r.iv.scored ? "1" : "0",
+               r.iv.correct ? "1" : "0", std::to_string(r.iv.predicted),
+               hi.hottest[i] ? sym::hex(hi.blocks[hi.hottest[i] - 1]) : "", names.symbols() ? hot_name(i) : "",
+               l.file, l.file.empty() ? "" : std::to_string(l.line)});
+    }
+    return;
+  }
+
   if (o.json) {
     nlohmann::json j;
     j["unit"] = "phase";
@@ -188,6 +291,17 @@ void run_phase(const PhaseProfileOpts& o, const Global& g) {
       nlohmann::json e = {{"phase", r.iv.phase},   {"predicted", r.iv.predicted}, {"changed", r.changed},
                           {"scored", r.iv.scored}, {"correct", r.iv.correct}};
       e.update(r.extra);
+      const size_t i = a.size();
+      if (hi.hottest[i]) {
+        e["hot_block_full"] = sym::hex(hi.blocks[hi.hottest[i] - 1]);
+        if (names.symbols()) {
+          e["hot_sym"] = hot_name(i);
+          if (!hot_loc[i].file.empty()) {
+            e["hot_file"] = hot_loc[i].file;
+            e["hot_line"] = hot_loc[i].line;
+          }
+        }
+      }
       a.push_back(std::move(e));
     }
     j["intervals"] = std::move(a);
@@ -204,6 +318,7 @@ void run_phase(const PhaseProfileOpts& o, const Global& g) {
     }
     j["summary"] = std::move(sum);
     j["stats"] = u.stats;
+    j["symbols"] = names.summary();
     if (o.json_out) {
       *o.json_out = std::move(j);
       return;
@@ -226,15 +341,20 @@ void run_phase(const PhaseProfileOpts& o, const Global& g) {
     fmt::print("  CoV of CPI   {:.3f} within phases (weighted by intervals), {:.3f} over the whole run\n",
                *s.cov_within, *s.cov_whole);
   fmt::print("  counters     {}\n", u.stats.dump());
+  for (const auto& nt : names.notes()) fmt::print("  note         {}\n", nt);
   const size_t n = o.show ? std::min(o.show, u.rows.size()) : u.rows.size();
   // Per interval: its phase (* when it differs from the previous interval's),
   // whether the prediction made for it was right, and the prediction for
   // the next interval.
-  if (n) fmt::print("\n{:>8} {:>7} {:>6} {:>9}  {}\n", "interval", "phase", "scored", "predicts", "detail");
+  if (n)
+    fmt::print("\n{:>8} {:>7} {:>6} {:>9}  {:<24}  {}\n", "interval", "phase", "scored", "predicts", "detail",
+               names.symbols() ? "hottest block's function" : "hottest block");
   for (size_t i = 0; i < n; ++i) {
     const Row& r = u.rows[i];
-    fmt::print("{:>8} {:>6}{} {:>6} {:>9}  {}\n", i, r.iv.phase, r.changed ? '*' : ' ',
-               r.iv.scored ? (r.iv.correct ? "right" : "wrong") : "-", r.iv.predicted, r.detail);
+    std::string hot = names.symbols() ? hot_name(i) : (hi.hottest[i] ? sym::hex(hi.blocks[hi.hottest[i] - 1]) : "");
+    if (names.symbols() && !hot_loc[i].file.empty()) hot += "  " + hot_loc[i].source();
+    fmt::print("{:>8} {:>6}{} {:>6} {:>9}  {:<24}  {}\n", i, r.iv.phase, r.changed ? '*' : ' ',
+               r.iv.scored ? (r.iv.correct ? "right" : "wrong") : "-", r.iv.predicted, r.detail, hot);
   }
   if (n < u.rows.size()) fmt::print("  ... {} more intervals (--show 0 lists all)\n", u.rows.size() - n);
 }

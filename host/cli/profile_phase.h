@@ -17,6 +17,7 @@
 #include "dcr_replay.h"
 #include "detector_replay.h"
 #include "sim_options.h"
+#include "symbols.h"
 
 namespace hwprof::cli {
 
@@ -42,6 +43,9 @@ struct PhaseProfileOpts {
   std::function<void(model::DetectorReplayResult&)> board_detector;
   /// With json: the report goes here instead of stdout (board run --unit all).
   nlohmann::json* json_out = nullptr;
+  std::string format = "text";  ///< text, json, csv
+  SymOpts sym;
+  std::string simpoint;  ///< --simpoint FILE (bbv): SimPoint basic-block-vector file
 };
 
 /// Registers --detector, --interval, --threshold, --cpi, --show.

@@ -165,6 +165,32 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
 
   if (!o.plot.empty()) write_plot(o.plot, t, hot_q16);
 
+  // Full addresses and symbols of the hot ranges (the engine's addresses are
+  // the trace's folded to RangeW bits).
+  AddrNames names(o.trace, o.sym);
+  const auto hot_ranges = t.hot_ranges(hot_q16);
+  std::vector<AddrNames::Name> hot_names;
+  for (const auto& h : hot_ranges) hot_names.push_back(names.range(h.prefix, h.last));
+  if (o.format != "text") names.print_notes(g.quiet);
+  const double n_d = t.n() ? double(t.n()) : 1.0;
+  auto last_full = [&](const AddrNames::Name& nm, const model::RapHotRange& h) {
+    return sym::hex(nm.full + (uint64_t{h.last} - h.prefix)) + (nm.candidates > 1 ? "?" : "");
+  };
+  if (o.format == "csv") {
+    csv_row({"level", "prefix", "last", "prefix_full", "last_full", "depth", "carry", "carry_percent", "subtree",
+             "subtree_percent", "sym", "file", "line", "sym_last"});
+    for (size_t i = 0; i < hot_ranges.size(); ++i) {
+      const auto& h = hot_ranges[i];
+      const auto& nm = hot_names[i];
+      csv_row({std::to_string(h.hot_level), t.hex(h.prefix), t.hex(h.last), nm.full_hex(), last_full(nm, h),
+               std::to_string(h.depth), std::to_string(h.carry), fmt::format("{:.4f}", 100.0 * double(h.carry) / n_d),
+               std::to_string(h.subtree), fmt::format("{:.4f}", 100.0 * double(h.subtree) / n_d),
+               names.symbols() && nm.candidates ? nm.loc.sym() : "", nm.loc.file,
+               nm.loc.file.empty() ? "" : std::to_string(nm.loc.line), names.symbols() ? nm.last_fn : ""});
+    }
+    return;
+  }
+
   if (o.json) {
     nlohmann::json j;
     j["unit"] = "rap";
@@ -178,10 +204,18 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
     for (const auto& x : t.nodes()) nodes.push_back({{"prefix", t.hex(x.prefix)}, {"depth", x.depth}, {"count", x.count}});
     j["nodes"] = nodes;
     nlohmann::json hot = nlohmann::json::array();
-    for (const auto& h : t.hot_ranges(hot_q16))
-      hot.push_back({{"prefix", t.hex(h.prefix)}, {"last", t.hex(h.last)}, {"depth", h.depth}, {"carry", h.carry},
-                     {"subtree", h.subtree}, {"level", h.hot_level}});
+    for (size_t i = 0; i < hot_ranges.size(); ++i) {
+      const auto& h = hot_ranges[i];
+      nlohmann::json e = {{"prefix", t.hex(h.prefix)}, {"last", t.hex(h.last)}, {"depth", h.depth},
+                          {"carry", h.carry},          {"subtree", h.subtree},  {"level", h.hot_level}};
+      names.add_json(e, hot_names[i], "prefix");
+      e["last_full"] = sym::hex(hot_names[i].full + (uint64_t{h.last} - h.prefix));
+      if (!hot_names[i].candidates) e.erase("sym");
+      if (!hot_names[i].last_fn.empty() && names.symbols()) e["sym_last"] = hot_names[i].last_fn;
+      hot.push_back(e);
+    }
     j["hot"] = hot;
+    j["symbols"] = names.summary();
     j["stats"] = {{"events", r.events},         {"pairs", c.pairs},          {"splits", c.splits},
                   {"splits_skipped", c.skipped}, {"scheduled_passes", c.sched}, {"capacity_passes", c.cap},
                   {"merges", c.merges},         {"nodes", c.nodes},          {"peak_nodes", c.peak},
@@ -204,8 +238,20 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
   fmt::print("  throughput   {:.4f} events/clock over {} cycles; stalls: {} replay (splits/pass starts), {} capacity-pass, "
              "{} scheduled-pass, {} TCAM-write cycles; {} ingress cycles waited\n",
              epc, r.feed_cycles, c.stall_flush, c.stall_cap, c.stall_sched, c.stall_tcam, c.in_stall);
-  fmt::print("\nhot ranges (carry > {:.2f}% of n; indented under hot ancestors):\n", 100.0 * o.hot);
-  fmt::print("{}", t.dump_text(true, hot_q16));
+  for (const auto& nt : names.notes()) fmt::print("  note         {}\n", nt);
+  fmt::print("\nhot ranges (carry > {:.2f}% of n; indented under hot ancestors; full addresses{}):\n",
+             100.0 * o.hot, names.symbols() ? "; symbols of the lowest and highest addresses of the trace in the range" : "");
+  for (size_t i = 0; i < hot_ranges.size(); ++i) {
+    const auto& h = hot_ranges[i];
+    const auto& nm = hot_names[i];
+    const std::string line = fmt::format("{}{}-{} d{} {:.2f}% (total {:.2f}%)", std::string(2 * h.hot_level, ' '),
+                                         nm.full_hex(), last_full(nm, h), h.depth, 100.0 * double(h.carry) / n_d,
+                                         100.0 * double(h.subtree) / n_d);
+    std::string s = names.symbols() && nm.candidates ? nm.loc.sym() : "";
+    if (!nm.loc.file.empty()) s += "  " + nm.loc.source();
+    if (names.symbols() && !nm.last_fn.empty()) s += " .. " + nm.last_fn;
+    fmt::print("{:<48}  {}\n", line, s);
+  }
 }
 
 }  // namespace hwprof::cli

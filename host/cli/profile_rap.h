@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "rap_replay.h"
 #include "sim_options.h"
+#include "symbols.h"
 
 namespace hwprof::cli {
 
@@ -39,6 +40,8 @@ struct RapProfileOpts {
   std::function<model::RapReplayResult(const model::RapReplayConfig&)> board;
   /// With json: the report goes here instead of stdout (board run --unit all).
   nlohmann::json* json_out = nullptr;
+  std::string format = "text";  ///< text, json, csv
+  SymOpts sym;
 };
 
 /// Registers --eps, --nodes, --buffer, --merge-first, --source, --hot, --plot.
