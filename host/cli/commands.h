@@ -35,5 +35,6 @@ void add_fabricate_command(CLI::App& app, Global& g);
 void add_overlap_command(CLI::App& app, Global& g);
 void add_critpath_command(CLI::App& app, Global& g);
 void add_board_command(CLI::App& app, Global& g);
+void add_soc_command(CLI::App& app, Global& g);
 
 }  // namespace hwprof::cli

@@ -1,0 +1,195 @@
+// hwprof soc run: a RISC-V program on the simulated SoC (PicoRV32 with the
+// RVFI ingress and the path profiler beside it, sim/soc/, docs/soc.md). Runs
+// the ELF to its exit showing its UART output, writes the retire stream as a
+// hwprof trace with a load map naming the ELF, reads the hardware path
+// profile back through the profiler's dump port and prints it with the
+// report of `hwprof profile --unit path` (same JSON, "engine": "soc").
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "commands.h"
+#include "hpt_algo.h"
+#include "loadmap.h"
+#include "path_stack_algo.h"
+#include "profile_opts.h"
+#include "soc_sim.h"
+#include "trace.h"
+
+namespace hwprof::cli {
+
+namespace {
+
+struct SocOpts {
+  std::string elf;
+  std::string unit = "path";
+  std::string output;  ///< trace; empty: a temporary file, removed afterwards
+  std::string events = "mem";
+  uint64_t max_cycles = 500000000;
+  ProfileOpts path;
+};
+
+// The SoC's readout in the form run_path() prints (as run_rtl does); cycles
+// stay 0 so that the JSON equals the model's but for "engine".
+ProfilerRun to_profiler_run(const sim::SocResult& r) {
+  const auto& p = r.profile;
+  ProfilerRun run;
+  for (const auto& d : p.entries) run.entries.push_back({true, d.key, d.acc});
+  run.stats = {p.hpt.descs, p.hpt.hits,    p.hpt.fills,  p.hpt.replacements,
+               p.hpt.rejects, p.hpt.saturations, p.hpt.ignored};
+  run.frontend.records = p.frontend.records;
+  run.frontend.emitted = p.frontend.emitted;
+  run.frontend.incomplete = p.frontend.incomplete;
+  run.frontend.splits = p.frontend.splits;
+  run.frontend.overflows = p.frontend.overflows;
+  run.frontend.empty_pops = p.frontend.empty_pops;
+  return run;
+}
+
+void run(SocOpts& o, const Global& g) {
+  if (!sim::soc_available()) throw std::runtime_error(sim::soc_unavailable_reason());
+  if (o.unit != "path")
+    throw std::runtime_error("--unit " + o.unit + ": the SoC carries the path profiler only (docs/soc.md)");
+  ProfileOpts& p = o.path;
+  const sim::SocParams par = sim::soc_params();
+  p.unit = "path";
+  p.engine = "soc";
+  p.depth = par.queue_depth;
+  p.stack_depth = par.depth;
+  p.max_len = par.max_len;
+  p.sets = par.sets;
+  p.ways = par.ways;
+
+  // The trace: -o, else a temporary file.
+  bool temp = false;
+  if (o.output.empty()) {
+    const auto dir = std::filesystem::temp_directory_path();
+    o.output = (dir / fmt::format("hwprof_soc_{}.hwpt.zst", ::getpid())).string();
+    temp = true;
+  }
+  p.trace = o.output;
+  trace::Format fmt_;
+  bool compress = false;
+  trace::format_from_name(o.output, fmt_, compress);
+  auto writer = std::make_unique<trace::Writer>(o.output, fmt_, compress, "riscv32");
+
+  model::HptCtrl ctrl;
+  ctrl.index = model::HptCtrl::parse_index(p.index);
+  ctrl.skew = p.skew != 0;
+  ctrl.metric = model::HptCtrl::parse_metric(p.metric);
+  ctrl.policy = model::HptCtrl::parse_policy(p.policy);
+  sim::SocConfig cfg;
+  cfg.ppcr = model::Ppcr::preset(p.mode, p.max_ext);
+  cfg.hpt_ctrl = ctrl.pack();
+  cfg.ev_sel = o.events == "mem" ? 0 : o.events == "loads" ? 1 : 2;
+  cfg.max_cycles = o.max_cycles;
+  cfg.sim = sim_options(p.wave);
+  // UART output goes to stdout, or to stderr when stdout carries the JSON.
+  FILE* console = p.json ? stderr : stdout;
+  cfg.on_uart = [console](char c) {
+    std::fputc(c, console);
+    if (c == '\n') std::fflush(console);
+  };
+  cfg.on_record = [&](const model::BranchRecord& b) {
+    trace::Record r;
+    r.kind = static_cast<trace::Kind>(b.kind);
+    r.pc = b.pc;
+    r.target = b.target;
+    r.taken = b.taken;
+    r.ilen = b.ilen;
+    r.insns = b.insns;
+    r.events = b.events;
+    writer->write(r);
+  };
+  const sim::SocResult res = sim::run_soc(o.elf, cfg);
+  std::fflush(console);
+  writer->commit();
+  writer.reset();
+
+  // The load map: the ELF, loaded where it was linked.
+  record::LoadMap map;
+  map.isa = "riscv32";
+  map.trace = std::filesystem::path(o.output).filename().string();
+  map.argv = {o.elf};
+  map.first_pc = 0x80000000u;
+  map.instructions = res.retired;
+  const record::ElfInfo ei = record::read_elf(o.elf);
+  map.add(o.elf, std::filesystem::absolute(o.elf).string(), "main", ei, 0, 0);
+  map.objects.back().insns = res.retired;
+  if (!temp) map.write(o.output + ".map");
+
+  if (!g.quiet) {
+    fmt::print(stderr,
+               "hwprof: soc: {} {} after {} cycles: {} instructions retired, {} branch records ({:.3f} records/clock, "
+               "IPC {:.3f}), {} dropped by the ingress; {:.2f} M simulated cycles/s\n",
+               o.elf, res.exited ? fmt::format("exited with {}", res.exit_code) : std::string("trapped"),
+               res.run_cycles, res.retired, res.records,
+               res.run_cycles ? double(res.delivered) / double(res.run_cycles) : 0.0,
+               res.run_cycles ? double(res.retired) / double(res.run_cycles) : 0.0, res.ingress.dropped,
+               res.seconds > 0 ? double(res.run_cycles) / res.seconds / 1e6 : 0.0);
+    if (!temp) fmt::print(stderr, "hwprof: soc: trace {} ({} records), load map {}.map\n", o.output, res.records,
+                          o.output);
+  }
+  if (res.ingress.dropped)
+    fmt::print(stderr, "hwprof: soc: warning: the ingress dropped {} records: the hardware profile misses them\n",
+               res.ingress.dropped);
+
+  const ProfilerRun hw = to_profiler_run(res);
+  run_path(p, g, [&](const ProfilerOptions& pc, uint64_t, Progress&) {
+    if (pc.ppcr != cfg.ppcr || pc.hpt_ctrl != cfg.hpt_ctrl)
+      throw std::logic_error("soc: profiler configuration differs from the one the SoC ran with");
+    return hw;
+  });
+  if (temp) std::filesystem::remove(o.output);
+  if (!res.exited || res.exit_code != 0) {
+    fmt::print(stderr, "hwprof: soc: the program {}\n",
+               res.exited ? fmt::format("exited with {}", res.exit_code) : std::string("trapped"));
+    throw Exit{1};
+  }
+}
+
+}  // namespace
+
+void add_soc_command(CLI::App& app, Global& g) {
+  auto o = std::make_shared<SocOpts>();
+  auto* s = app.add_subcommand("soc", "run RISC-V programs on the simulated SoC (PicoRV32 + hwprof, docs/soc.md)");
+  s->require_subcommand(1);
+  auto* c = s->add_subcommand("run", "run an ELF to its exit and read the hardware path profile back");
+  c->add_option("ELF", o->elf, "RV32 ELF linked for the SoC (make soc-elf SRC=prog.c)")->required()->check(
+      CLI::ExistingFile);
+  c->add_option("--unit", o->unit, "unit to read back (the SoC carries the path profiler)")
+      ->check(CLI::IsMember({"path"}))
+      ->capture_default_str();
+  c->add_option("-o,--output", o->output, "write the retire stream as a trace (*.hwpt[.zst]) with OUT.map");
+  c->add_option("--events", o->events, "ingress events: mem (loads and stores), loads, stores")
+      ->check(CLI::IsMember({"mem", "loads", "stores"}))
+      ->capture_default_str();
+  c->add_option("--max-cycles", o->max_cycles, "fail when the program has not exited after N cycles")
+      ->capture_default_str();
+  ProfileOpts& p = o->path;
+  c->add_option("--mode", p.mode, "paths to detect: bl, wpp or ext")
+      ->check(CLI::IsMember({"bl", "wpp", "ext"}))
+      ->capture_default_str();
+  c->add_option("--max-ext", p.max_ext, "ext mode: back edges a path may span")->capture_default_str();
+  c->add_option("--policy", p.policy, "HPT replacement policy: lfu, ss, erode")
+      ->check(CLI::IsMember({"lfu", "ss", "erode"}))
+      ->capture_default_str();
+  c->add_option("--index", p.index, "HPT index fold: plb or pb")->check(CLI::IsMember({"plb", "pb"}))->capture_default_str();
+  c->add_option("--skew", p.skew, "1 = skewed HPT index")->capture_default_str();
+  c->add_option("--metric", p.metric, "HPT accumulator metric: freq, events or insns")
+      ->check(CLI::IsMember({"freq", "events", "insns"}))
+      ->capture_default_str();
+  auto* top = c->add_option("--top", p.top, "show the N hottest entries (0 = all; default 20, all with --json)");
+  c->add_option("--wave", p.wave, "write an FST waveform of the SoC");
+  c->add_flag("--json", p.json, "machine-readable report (as hwprof profile --unit path --json)");
+  c->callback([o, top, &g] {
+    o->path.top_given = top->count() > 0;
+    run(*o, g);
+  });
+}
+
+}  // namespace hwprof::cli
