@@ -125,7 +125,7 @@ void run(SocOpts& o, const Global& g) {
   if (!g.quiet) {
     fmt::print(stderr,
                "hwprof: soc: {} {} after {} cycles: {} instructions retired, {} branch records ({:.3f} records/clock, "
-               "IPC {:.3f}), {} dropped by the ingress; {:.2f} M simulated cycles/s\n",
+               "IPC {:.3f}), {} dropped by the ingress; {:.2f} M simulated cycles per CPU second\n",
                o.elf, res.exited ? fmt::format("exited with {}", res.exit_code) : std::string("trapped"),
                res.run_cycles, res.retired, res.records,
                res.run_cycles ? double(res.delivered) / double(res.run_cycles) : 0.0,

@@ -1,5 +1,5 @@
 // run_soc(): the Verilated SoC (Vhwprof_soc) driven cycle by cycle.
-#include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <deque>
 #include <sstream>
@@ -131,10 +131,17 @@ SocResult run_soc(const std::string& elf, const SocConfig& cfg) {
   model::RvfiRecorder recorder;
   model::RvfiIngress ingress(par.ingress_depth);
   ingress.reset();
-  std::deque<std::string> history;
+  // The last cycles, formatted only for a mismatch report.
+  struct Seen {
+    uint64_t cycle;
+    model::RvfiRetire r;
+    bool rec_valid, rec_ready;
+    model::BranchRecord rec;
+  };
+  std::deque<Seen> history;
   const auto ev = static_cast<model::RvfiEvents>(cfg.ev_sel & 3);
   t.core_run_i = 1;
-  const auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t t0 = std::clock();
   const uint64_t run_start = h.cycle();
   uint64_t stop_at = 0;  // cycle the core stopped (exit or trap)
   for (;;) {
@@ -163,11 +170,7 @@ SocResult run_soc(const std::string& elf, const SocConfig& cfg) {
                       e.retired == s.retired && e.records == s.records && e.dropped == s.dropped &&
                       e.traps == s.traps && e.intrs == s.intrs && e.order_gaps == s.order_gaps &&
                       e.halted == s.halted;
-      std::ostringstream line;
-      line << "cycle " << h.cycle() << ": rvfi valid=" << r.valid << " pc=" << hex(r.pc_rdata)
-           << " insn=" << hex(r.insn) << " next=" << hex(r.pc_wdata) << " | rec " << t.rec_valid_o << " "
-           << act.str() << " ready=" << int(t.rec_ready_o);
-      history.push_back(line.str());
+      history.push_back({h.cycle(), r, bool(t.rec_valid_o), bool(t.rec_ready_o), act});
       if (history.size() > 12) history.pop_front();
       if (!ok) {
         h.flush();
@@ -177,7 +180,10 @@ SocResult run_soc(const std::string& elf, const SocConfig& cfg) {
           << " dropped=" << e.dropped << " retired=" << e.retired << "\n"
           << "  actual:   valid=" << int(t.rec_valid_o) << " " << act.str() << " records=" << s.records
           << " dropped=" << s.dropped << " retired=" << s.retired << "\n  last cycles:\n";
-        for (const auto& l : history) m << "    " << l << "\n";
+        for (const auto& x : history)
+          m << "    cycle " << x.cycle << ": rvfi valid=" << x.r.valid << " pc=" << hex(x.r.pc_rdata)
+            << " insn=" << hex(x.r.insn) << " next=" << hex(x.r.pc_wdata) << " trap=" << x.r.trap
+            << " | rec valid=" << x.rec_valid << " " << x.rec.str() << " ready=" << x.rec_ready << "\n";
         throw std::runtime_error(m.str());
       }
       ++res.lockstep_cycles;
@@ -191,7 +197,7 @@ SocResult run_soc(const std::string& elf, const SocConfig& cfg) {
                                " cycles (pc " + hex(t.rvfi_pc_rdata_o) + ")");
     h.tick();
   }
-  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  res.seconds = double(std::clock() - t0) / CLOCKS_PER_SEC;
   res.run_cycles = stop_at - run_start;
   res.exited = t.exit_valid_o;
   res.exit_code = res.exited ? int(t.exit_code_o) : -1;

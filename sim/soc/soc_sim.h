@@ -59,7 +59,7 @@ struct SocResult {
   bool trapped = false;       ///< the core trapped (PicoRV32 trap)
   uint64_t run_cycles = 0;    ///< clocks from reset release to the exit
   uint64_t total_cycles = 0;  ///< every clock, loading and the dump included
-  double seconds = 0;         ///< wall time of the core's run
+  double seconds = 0;         ///< CPU time of the core's run (the model and the checks included)
   uint64_t retired = 0;       ///< retirements seen on RVFI (64-bit)
   uint64_t records = 0;       ///< records the retire stream made
   uint64_t delivered = 0;     ///< records the profiler took
