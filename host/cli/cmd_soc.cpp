@@ -37,6 +37,7 @@ struct SocOpts {
   std::string unit = "path";
   std::string output;  ///< trace; empty: a temporary file, removed afterwards
   std::string events = "mem";
+  std::string core = "auto";
   uint64_t max_cycles = 500000000;
   ProfileOpts path;
 };
@@ -236,6 +237,7 @@ void run(SocOpts& o, const Global& g) {
   cfg.hpt_ctrl = ctrl.pack();
   cfg.ev_sel = o.events == "mem" ? 0 : o.events == "loads" ? 1 : 2;
   cfg.max_cycles = o.max_cycles;
+  cfg.core = o.core;
   cfg.sim = sim_options(p.wave);
   // UART output goes to stdout, or to stderr when stdout carries the JSON.
   FILE* console = p.json ? stderr : stdout;
@@ -273,9 +275,9 @@ void run(SocOpts& o, const Global& g) {
 
   if (!g.quiet) {
     fmt::print(stderr,
-               "hwprof: soc: {} {} after {} cycles: {} instructions retired, {} branch records ({:.3f} records/clock, "
+               "hwprof: soc: {} ({}) {} after {} cycles: {} instructions retired, {} branch records ({:.3f} records/clock, "
                "IPC {:.3f}), {} dropped by the ingress; {:.2f} M simulated cycles per CPU second\n",
-               o.elf, res.exited ? fmt::format("exited with {}", res.exit_code) : std::string("trapped"),
+               o.elf, res.core, res.exited ? fmt::format("exited with {}", res.exit_code) : std::string("trapped"),
                res.run_cycles, res.retired, res.records,
                res.run_cycles ? double(res.delivered) / double(res.run_cycles) : 0.0,
                res.run_cycles ? double(res.retired) / double(res.run_cycles) : 0.0, res.ingress.dropped,
@@ -316,6 +318,10 @@ void add_soc_command(CLI::App& app, Global& g) {
   c->add_option("-o,--output", o->output, "write the retire stream as a trace (*.hwpt[.zst]) with OUT.map");
   c->add_option("--events", o->events, "ingress events: mem (loads and stores), loads, stores")
       ->check(CLI::IsMember({"mem", "loads", "stores"}))
+      ->capture_default_str();
+  c->add_option("--core", o->core, "PicoRV32 build: rv32i, rv32imc, or auto (rv32imc for an ELF with compressed "
+                                   "instructions)")
+      ->check(CLI::IsMember({"auto", "rv32i", "rv32imc"}))
       ->capture_default_str();
   c->add_option("--max-cycles", o->max_cycles, "fail when the program has not exited after N cycles")
       ->capture_default_str();

@@ -30,8 +30,9 @@
 module hwprof_soc_top #(
   /// RAM size in 32-bit words.
   parameter int unsigned MemWords = 32768,
-  /// 1: PicoRV32 with the C extension (COMPRESSED_ISA).
-  parameter int unsigned Compressed = 0,
+  /// 1: PicoRV32 with the M and C extensions (ENABLE_MUL, ENABLE_DIV,
+  /// COMPRESSED_ISA: RV32IMC); 0: RV32I.
+  parameter int unsigned Rv32imc = 0,
   /// Records the ingress FIFO holds.
   parameter int unsigned IngressDepth = 4,
   /// Path profiler: branch queue depth.
@@ -171,7 +172,9 @@ module hwprof_soc_top #(
 
   picorv32 #(
     .PROGADDR_RESET(32'h8000_0000),
-    .COMPRESSED_ISA(Compressed[0]),
+    .COMPRESSED_ISA(Rv32imc[0]),
+    .ENABLE_MUL    (Rv32imc[0]),
+    .ENABLE_DIV    (Rv32imc[0]),
     .BARREL_SHIFTER(1'b1),
     .ENABLE_IRQ    (1'b0)
   ) u_core (

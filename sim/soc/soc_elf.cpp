@@ -29,6 +29,7 @@ ElfImage load_elf32(const std::string& path) {
   if (rd16(b, 16) != 2) throw bad("not an executable (ET_EXEC)");
   ElfImage img;
   img.entry = rd32(b, 24);
+  img.flags = rd32(b, 36);
   const uint32_t phoff = rd32(b, 28);
   const uint16_t phentsize = rd16(b, 42), phnum = rd16(b, 44);
   for (unsigned i = 0; i < phnum; ++i) {

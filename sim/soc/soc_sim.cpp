@@ -1,4 +1,5 @@
-// run_soc(): the Verilated SoC (Vhwprof_soc) driven cycle by cycle.
+// run_soc(): the Verilated SoC (Vhwprof_soc: RV32I, Vhwprof_soc_imc: RV32IMC)
+// driven cycle by cycle.
 #include <ctime>
 #include <cstdio>
 #include <deque>
@@ -6,6 +7,7 @@
 #include <stdexcept>
 
 #include "Vhwprof_soc.h"
+#include "Vhwprof_soc_imc.h"
 #include "hpt_rtl.h"
 #include "path_profiler.h"
 #include "rtl_harness.h"
@@ -26,7 +28,8 @@ namespace {
 
 constexpr uint32_t kRamBase = 0x80000000u;
 
-model::RvfiRetire rvfi_probe(const Vhwprof_soc& t) {
+template <typename V>
+model::RvfiRetire rvfi_probe(const V& t) {
   model::RvfiRetire r;
   r.valid = t.rvfi_valid_o;
   r.order = t.rvfi_order_o;
@@ -41,7 +44,8 @@ model::RvfiRetire rvfi_probe(const Vhwprof_soc& t) {
   return r;
 }
 
-IngressStatus ingress_status(const Vhwprof_soc& t) {
+template <typename V>
+IngressStatus ingress_status(const V& t) {
   IngressStatus s;
   s.retired = t.ing_retired_o;
   s.records = t.ing_records_o;
@@ -59,10 +63,8 @@ std::string hex(uint64_t v) {
   return b;
 }
 
-}  // namespace
-
-SocResult run_soc(const std::string& elf, const SocConfig& cfg) {
-  const ElfImage img = load_elf32(elf);
+template <typename V>
+SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig& cfg) {
   const SocParams par = soc_params();
   const uint64_t ram_bytes = uint64_t(par.mem_words) * 4;
   if (img.entry != kRamBase)
@@ -72,7 +74,7 @@ SocResult run_soc(const std::string& elf, const SocConfig& cfg) {
       throw std::runtime_error(elf + ": segment at " + hex(addr) + " (" + std::to_string(data.size()) +
                                " bytes) outside the SoC's RAM (0x80000000, " + std::to_string(ram_bytes) + " bytes)");
 
-  Harness<Vhwprof_soc> h(cfg.sim, "hwprof_soc", 1);
+  Harness<V> h(cfg.sim, "hwprof_soc", 1);
   auto& t = h.top();
   SocResult res;
   auto idle_inputs = [&] {
@@ -250,6 +252,25 @@ SocResult run_soc(const std::string& elf, const SocConfig& cfg) {
   res.total_cycles = h.cycle();
   pr.cycles = res.total_cycles;
   return res;
+}
+
+}  // namespace
+
+SocResult run_soc(const std::string& elf, const SocConfig& cfg) {
+  const ElfImage img = load_elf32(elf);
+  std::string core = cfg.core;
+  if (core == "auto") core = img.rvc() ? "rv32imc" : "rv32i";
+  if (core == "rv32i" && img.rvc())
+    throw std::runtime_error(elf + ": has compressed instructions (EF_RISCV_RVC); the rv32i core cannot run it");
+  SocResult r;
+  if (core == "rv32i")
+    r = run_soc_t<Vhwprof_soc>(elf, img, cfg);
+  else if (core == "rv32imc")
+    r = run_soc_t<Vhwprof_soc_imc>(elf, img, cfg);
+  else
+    throw std::invalid_argument("SoC core '" + core + "' (rv32i, rv32imc, auto)");
+  r.core = core;
+  return r;
 }
 
 }  // namespace hwprof::sim

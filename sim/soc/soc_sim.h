@@ -46,6 +46,9 @@ struct SocConfig {
   std::function<void(const model::BranchRecord&)> on_record;
   /// Lock-step the ingress cycle model against the hardware ingress.
   bool check_ingress = true;
+  /// "rv32i", "rv32imc" or "auto" (rv32imc when the ELF has compressed
+  /// instructions, EF_RISCV_RVC; rv32i otherwise).
+  std::string core = "auto";
 };
 
 struct IngressStatus {
@@ -64,6 +67,7 @@ struct SocResult {
   uint64_t records = 0;       ///< records the retire stream made
   uint64_t delivered = 0;     ///< records the profiler took
   uint64_t lockstep_cycles = 0;  ///< cycles the ingress model was checked
+  std::string core;            ///< the PicoRV32 build that ran
   IngressStatus ingress;
   model::ProfilerReplayResult profile;  ///< the dump and the counters read back
 };
@@ -75,6 +79,8 @@ SocResult run_soc(const std::string& elf, const SocConfig& cfg);
 /// The loadable segments of a 32-bit RISC-V ELF: (address, bytes).
 struct ElfImage {
   uint32_t entry = 0;
+  uint32_t flags = 0;  ///< e_flags
+  bool rvc() const { return flags & 1; }  ///< EF_RISCV_RVC
   std::vector<std::pair<uint32_t, std::vector<uint8_t>>> segments;
 };
 /// Throws std::runtime_error naming the file on anything but an ELF32

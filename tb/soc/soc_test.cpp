@@ -1,4 +1,5 @@
-// The SoC (sim/soc/hwprof_soc_top.sv) on real programs (sw/workloads/):
+// The SoC (sim/soc/hwprof_soc_top.sv) on real programs (sw/workloads/, each
+// for RV32I and, as <w>_imc, RV32IMC with compressed instructions):
 //  * each runs to exit 0 with its UART line;
 //  * run_soc() lock-steps the ingress' cycle model against the hardware
 //    ingress on PicoRV32's RVFI stream every cycle (a real stream for the
@@ -100,7 +101,9 @@ TEST_P(SocWorkload, RunsToExitWithIngressLockstepAndHardwareProfileEqualsModel) 
   EXPECT_TRUE(s.exited);
   EXPECT_EQ(s.exit_code, 0) << r.uart;
   EXPECT_FALSE(s.trapped);
-  EXPECT_EQ(r.uart.rfind(w + ": ", 0), 0u) << r.uart;
+  const std::string prog = w.size() > 4 && w.compare(w.size() - 4, 4, "_imc") == 0 ? w.substr(0, w.size() - 4) : w;
+  EXPECT_EQ(r.uart.rfind(prog + ": ", 0), 0u) << r.uart;
+  EXPECT_EQ(s.core, prog == w ? "rv32i" : "rv32imc");
   EXPECT_EQ(r.uart.back(), '\n');
   EXPECT_GT(s.lockstep_cycles, s.run_cycles);  // every cycle of the run, and the drain
   EXPECT_GT(s.records, 1000u);
@@ -124,6 +127,13 @@ TEST_P(SocWorkload, RunsToExitWithIngressLockstepAndHardwareProfileEqualsModel) 
 
 INSTANTIATE_TEST_SUITE_P(Workloads, SocWorkload, ::testing::ValuesIn(workloads()),
                          [](const auto& i) { return i.param; });
+
+// An ELF with compressed instructions on the RV32I core is refused.
+TEST(Soc, RefusesCompressedElfOnRv32iCore) {
+  sim::SocConfig cfg;
+  cfg.core = "rv32i";
+  EXPECT_THROW(sim::run_soc(elf_of("crc_imc"), cfg), std::runtime_error);
+}
 
 // Other PPCR presets and HPT policies and the load-only event selection:
 // still the model's profile.

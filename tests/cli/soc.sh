@@ -95,7 +95,7 @@ contains err.missing "$dir/e3" "none.elf"
 
 # 5. qemu-system-riscv32 observer = the SoC's retire stream
 if command -v qemu-system-riscv32 > /dev/null; then
-  for w in crc interp hash; do
+  for w in crc interp hash interp_imc; do
     [ -f "$dir/$w.hwpt.zst" ] || "$hwprof" -q soc run "$elfdir/$w.elf" -o "$dir/$w.hwpt.zst" > /dev/null 2>&1
     "$hwprof" -q soc qemu "$elfdir/$w.elf" -o "$dir/$w.qemu.hwpt.zst" > "$dir/$w.qemu.out" 2>&1
     check "qemu.$w.exit" "$?" 0
@@ -104,7 +104,7 @@ if command -v qemu-system-riscv32 > /dev/null; then
     if cmp -s "$dir/$w.soc.txt" "$dir/$w.qemu.txt"; then
       echo "ok   qemu.$w = soc ($(($(wc -l < "$dir/$w.soc.txt") - 1)) records)"
     else echo "FAIL qemu.$w differs from the SoC"; diff "$dir/$w.soc.txt" "$dir/$w.qemu.txt" | head; fail=1; fi
-    contains "qemu.$w.uart" "$dir/$w.qemu.out" "$w: "
+    contains "qemu.$w.uart" "$dir/$w.qemu.out" "${w%_imc}: "
   done
 else
   echo "skip qemu observer: qemu-system-riscv32 not installed (make deps-apt)"
