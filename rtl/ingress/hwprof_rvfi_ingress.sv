@@ -27,9 +27,12 @@
 ///   * rvfi_order_i: a retirement whose order is not the previous one plus 1
 ///     counts in order_gaps_o (the first after reset is not checked).
 ///
-/// Output and overflow: a record enters a hwprof_fifo_sync of Depth entries in
-/// the edge that ends its retirement cycle (out_valid_o one clock later at the
-/// earliest). RVFI cannot stall the core, so a record arriving while the FIFO
+/// Pipeline: s1 registers the decoded retirement (kind, pc + immediate, next
+/// pc, the event flag under ev_sel_i of that cycle); s2 compares next pc and
+/// target (taken), counts insns / events and writes the FIFO. Output and
+/// overflow: a record enters a hwprof_fifo_sync of Depth entries in the edge
+/// that ends s2, one clock after its retirement cycle (out_valid_o two clocks
+/// after it at the earliest; status counters one clock after it). RVFI cannot stall the core, so a record arriving while the FIFO
 /// is full (in_ready, registered: count != Depth) is dropped and counted in
 /// dropped_o; records_o counts every record made, delivered or dropped. The
 /// insns / events of a dropped record are lost with it (the next record
@@ -179,14 +182,15 @@ module hwprof_rvfi_ingress #(
     end
   end
 
-  assign taken = (kind != KindBr) || (rvfi_pc_wdata_i == target);
-
-  // ----------------------------------------------------- counts and record
+  // ---------------------------------------------------------- stage s1
+  // The decoded retirement is registered before the taken compare, the
+  // counts and the FIFO (s2): the immediate adder and the 32-bit compare are
+  // in different clock cycles. Data registers have no reset (only s1_valid_q).
   logic                ev;
-  logic [InsnsW-1:0]   insns_q, insns_d, insns_n;
-  logic [EventsW-1:0]  events_q, events_d, events_n;
-  logic                make;     // this retirement makes a record
-  branch_rec_t         rec;
+  logic                s1_valid_q, s1_ctl_q, s1_trap_q, s1_intr_q, s1_halt_q, s1_ev_q, s1_is_c_q;
+  kind_e               s1_kind_q;
+  logic [31:0]         s1_pc_q, s1_target_q, s1_next_q;
+  logic [63:0]         s1_order_q;
 
   always_comb begin
     unique case (ev_sel_i)
@@ -197,24 +201,50 @@ module hwprof_rvfi_ingress #(
     endcase
   end
 
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) s1_valid_q <= 1'b0;
+    else         s1_valid_q <= rvfi_valid_i;
+  end
+
+  always_ff @(posedge clk_i) begin
+    s1_ctl_q    <= ctl;
+    s1_trap_q   <= rvfi_trap_i;
+    s1_intr_q   <= rvfi_intr_i;
+    s1_halt_q   <= rvfi_halt_i;
+    s1_ev_q     <= ev;
+    s1_is_c_q   <= is_c;
+    s1_kind_q   <= kind;
+    s1_pc_q     <= rvfi_pc_rdata_i;
+    s1_target_q <= target;
+    s1_next_q   <= rvfi_pc_wdata_i;
+    s1_order_q  <= rvfi_order_i;
+  end
+
+  // ---------------------------------------------- stage s2: counts, record
+  logic [InsnsW-1:0]   insns_q, insns_d, insns_n;
+  logic [EventsW-1:0]  events_q, events_d, events_n;
+  logic                make;     // this retirement makes a record
+  branch_rec_t         rec;
+
+  assign taken    = (s1_kind_q != KindBr) || (s1_next_q == s1_target_q);
   assign insns_n  = InsnsW'(hwprof_prim_pkg::sat_inc(64'(insns_q), InsnsW));
-  assign events_n = EventsW'(hwprof_prim_pkg::sat_add(64'(events_q), 64'(ev), EventsW));
-  assign make     = rvfi_valid_i && ctl && !rvfi_trap_i;
+  assign events_n = EventsW'(hwprof_prim_pkg::sat_add(64'(events_q), 64'(s1_ev_q), EventsW));
+  assign make     = s1_valid_q && s1_ctl_q && !s1_trap_q;
 
   always_comb begin
     insns_d  = insns_q;
     events_d = events_q;
-    if (rvfi_valid_i) begin
+    if (s1_valid_q) begin
       insns_d  = make ? '0 : insns_n;
       events_d = make ? '0 : events_n;
     end
   end
 
-  assign rec.kind   = kind;
-  assign rec.pc     = rvfi_pc_rdata_i;
-  assign rec.target = target;
+  assign rec.kind   = s1_kind_q;
+  assign rec.pc     = s1_pc_q;
+  assign rec.target = s1_target_q;
   assign rec.taken  = taken;
-  assign rec.ilen   = is_c ? 4'd2 : 4'd4;
+  assign rec.ilen   = s1_is_c_q ? 4'd2 : 4'd4;
   assign rec.insns  = insns_n;
   assign rec.events = events_n;
 
@@ -263,17 +293,17 @@ module hwprof_rvfi_ingress #(
     end else begin
       insns_q      <= insns_d;
       events_q     <= events_d;
-      retired_q    <= inc32(retired_q, rvfi_valid_i);
+      retired_q    <= inc32(retired_q, s1_valid_q);
       records_q    <= inc32(records_q, make);
       dropped_q    <= inc32(dropped_q, make && !fifo_ready);
-      traps_q      <= inc32(traps_q, rvfi_valid_i && rvfi_trap_i);
-      intrs_q      <= inc32(intrs_q, rvfi_valid_i && rvfi_intr_i);
-      order_gaps_q <= inc32(order_gaps_q, rvfi_valid_i && order_seen_q && rvfi_order_i != order_next_q);
-      if (rvfi_valid_i) begin
-        order_next_q <= rvfi_order_i + 64'd1;
+      traps_q      <= inc32(traps_q, s1_valid_q && s1_trap_q);
+      intrs_q      <= inc32(intrs_q, s1_valid_q && s1_intr_q);
+      order_gaps_q <= inc32(order_gaps_q, s1_valid_q && order_seen_q && s1_order_q != order_next_q);
+      if (s1_valid_q) begin
+        order_next_q <= s1_order_q + 64'd1;
         order_seen_q <= 1'b1;
       end
-      if (rvfi_valid_i && rvfi_halt_i) halted_q <= 1'b1;
+      if (s1_valid_q && s1_halt_q) halted_q <= 1'b1;
     end
   end
 

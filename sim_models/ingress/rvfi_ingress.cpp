@@ -114,10 +114,11 @@ void RvfiIngress::reset() {
   retired_ = records_ = dropped_ = traps_ = intrs_ = order_gaps_ = 0;
   order_next_ = 0;
   order_seen_ = halted_ = false;
+  s1_ = {};
+  s1_sel_ = 0;
 }
 
 RvfiIngress::Out RvfiIngress::step(const In& in) {
-  const RvfiRetire& r = in.rvfi;
   Out o;
   o.retired = retired_;
   o.records = records_;
@@ -126,10 +127,12 @@ RvfiIngress::Out RvfiIngress::step(const In& in) {
   o.intrs = intrs_;
   o.order_gaps = order_gaps_;
   o.halted = halted_;
-  // The record of this retirement (the functional algorithm), offered to the
-  // FIFO in the same edge; dropped when the FIFO is full.
+  // s2: the retirement registered in s1 last edge makes its record (the
+  // functional algorithm, with the event selection of its own cycle),
+  // offered to the FIFO in this edge; dropped when the FIFO is full.
+  const RvfiRetire& r = s1_;
   BranchRecord b;
-  const bool make = r.valid && rec_.retire(r, static_cast<RvfiEvents>(in.ev_sel & 3), b);
+  const bool make = r.valid && rec_.retire(r, static_cast<RvfiEvents>(s1_sel_ & 3), b);
   auto f = fifo_.step({make, b, in.out_ready});
   o.out_valid = f.out_valid;
   o.out_data = f.out_data;
@@ -145,6 +148,9 @@ RvfiIngress::Out RvfiIngress::step(const In& in) {
     order_seen_ = true;
     if (r.halt) halted_ = true;
   }
+  // s1: this cycle's retirement.
+  s1_ = in.rvfi;
+  s1_sel_ = in.ev_sel;
   return o;
 }
 

@@ -7,9 +7,11 @@
 //                   makes (if any) with insns / events since the previous
 //                   record. Written once: the cycle model, the SoC harness
 //                   (which writes the trace) and the tests use it;
-//   RvfiIngress     the cycle model: RvfiRecorder + the output FIFO
-//                   (SyncFifo, as hwprof_fifo_sync) + the status counters,
-//                   one step() per clock edge.
+//   RvfiIngress     the cycle model: stage s1 (the retirement registered),
+//                   stage s2 (RvfiRecorder, the output FIFO as
+//                   hwprof_fifo_sync, the status counters), one step() per
+//                   clock edge. A record is offered two clocks after its
+//                   retirement at the earliest; counters lag one clock.
 #pragma once
 
 #include <cstdint>
@@ -92,6 +94,8 @@ class RvfiIngress {
  private:
   SyncFifo<BranchRecord> fifo_;
   RvfiRecorder rec_;
+  RvfiRetire s1_;       ///< stage s1: the retirement of the previous cycle
+  uint8_t s1_sel_ = 0;  ///< and the event selection of its cycle
   uint32_t retired_ = 0, records_ = 0, dropped_ = 0, traps_ = 0, intrs_ = 0, order_gaps_ = 0;
   uint64_t order_next_ = 0;
   bool order_seen_ = false, halted_ = false;

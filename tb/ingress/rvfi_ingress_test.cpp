@@ -281,6 +281,7 @@ TEST_P(Ingress, ClassifiesEveryControlTransferByTheLinkHints) {
     EXPECT_EQ(got[i].ilen, want[i].ilen);
     EXPECT_EQ(got[i].insns, want_insns[i]);
   }
+  l->step({0, {}, false});
   auto o = l->step({0, {}, false});
   EXPECT_EQ(o.records, want.size());
   EXPECT_EQ(o.dropped, 0u);
@@ -295,7 +296,7 @@ TEST_P(Ingress, BackToBackBranchesOnePerClock) {
   auto l = hwprof::tb::make_ingress(depth, env, name, env.seed);
   const unsigned n = 200;
   unsigned out = 0;
-  for (unsigned i = 0; i < n + 3; ++i) {
+  for (unsigned i = 0; i < n + 4; ++i) {
     RvfiRetire r;
     if (i < n) r = ret(i, enc_b(0, 1, 1, 8), 0x1000 + 8 * i, 0x1008 + 8 * i);
     auto o = l->step({0, r, true});
@@ -319,6 +320,7 @@ TEST_P(Ingress, FullFifoDropsAndCountsRecords) {
   auto l = hwprof::tb::make_ingress(depth, env, name, env.seed);
   const unsigned n = 10;
   for (unsigned i = 0; i < n; ++i) l->step({0, ret(i, enc_jal(0, 16), 0x100 * i, 0x100 * i + 16), false});
+  l->step({0, {}, false});  // the last retirement through s2
   auto o = l->step({0, {}, false});
   EXPECT_EQ(o.records, n);
   EXPECT_EQ(o.dropped, n - depth);
@@ -356,6 +358,7 @@ TEST_P(Ingress, TrapMakesNoRecordAndIntrIsCounted) {
   run(ib);
   auto o = run({});
   o = run({});
+  o = run({});
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0].pc, 0x14u);
   EXPECT_EQ(got[0].insns, 3u);  // the trapped jal, the handler's addi, the jmp
@@ -386,6 +389,7 @@ TEST_P(Ingress, CountsSelectedEventsSinceThePreviousRecord) {
     for (const auto& r : {ld, ld, st, ev, br}) run(r);
     run({});
     run({});
+    run({});
     ASSERT_EQ(got.size(), 1u);
     const unsigned want[4] = {3, 2, 1, 2};
     EXPECT_EQ(got[0].events, want[sel]) << "ev_sel " << unsigned(sel);
@@ -400,6 +404,7 @@ TEST_P(Ingress, CountsOrderGapsAndSaturatesCounts) {
   l->step({0, ret(11, enc_addi(1, 1, 1), 4, 8), true});
   l->step({0, ret(13, enc_addi(1, 1, 1), 8, 12), true});
   l->step({0, ret(13, enc_addi(1, 1, 1), 8, 12), true});
+  l->step({0, {}, true});
   auto o = l->step({0, {}, true});
   EXPECT_EQ(o.order_gaps, 2u);
   uint64_t ord = 14;
@@ -409,6 +414,7 @@ TEST_P(Ingress, CountsOrderGapsAndSaturatesCounts) {
     l->step({0, r, true});
   }
   l->step({0, ret(ord++, enc_jal(0, 8), 4, 12), true});
+  l->step({0, {}, true});
   o = l->step({0, {}, true});
   ASSERT_TRUE(o.out_valid);
   EXPECT_EQ(o.out_data.insns, 0xffffu);
@@ -520,7 +526,7 @@ TEST_P(Ingress, RandomStreamsLockstepWithBackpressure) {
         o = l->step({sel, gen.next(idle), !stall()});
         if (c == 2000 && s % 4 == 3) l->reset();  // reset mid-stream
       }
-      for (unsigned c = 0; c < 2 * depth + 2; ++c) {
+      for (unsigned c = 0; c < 2 * depth + 3; ++c) {
         o = l->step({sel, {}, true});
         delivered += o.out_valid;
       }
