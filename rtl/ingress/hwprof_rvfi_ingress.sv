@@ -190,7 +190,9 @@ module hwprof_rvfi_ingress #(
   logic                s1_valid_q, s1_ctl_q, s1_trap_q, s1_intr_q, s1_halt_q, s1_ev_q, s1_is_c_q;
   kind_e               s1_kind_q;
   logic [31:0]         s1_pc_q, s1_target_q, s1_next_q;
-  logic [63:0]         s1_order_q;
+  logic                s1_gap_q;      // this retirement's order does not follow the previous one
+  logic [63:0]         order_next_q;  // the order expected next (s1 side)
+  logic                order_seen_q;
 
   always_comb begin
     unique case (ev_sel_i)
@@ -201,9 +203,21 @@ module hwprof_rvfi_ingress #(
     endcase
   end
 
+  // The order check is made in s1 (the 64-bit compare), counted in s2.
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) s1_valid_q <= 1'b0;
-    else         s1_valid_q <= rvfi_valid_i;
+    if (!rst_ni) begin
+      s1_valid_q   <= 1'b0;
+      s1_gap_q     <= 1'b0;
+      order_next_q <= '0;
+      order_seen_q <= 1'b0;
+    end else begin
+      s1_valid_q <= rvfi_valid_i;
+      s1_gap_q   <= rvfi_valid_i && order_seen_q && rvfi_order_i != order_next_q;
+      if (rvfi_valid_i) begin
+        order_next_q <= rvfi_order_i + 64'd1;
+        order_seen_q <= 1'b1;
+      end
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -217,7 +231,6 @@ module hwprof_rvfi_ingress #(
     s1_pc_q     <= rvfi_pc_rdata_i;
     s1_target_q <= target;
     s1_next_q   <= rvfi_pc_wdata_i;
-    s1_order_q  <= rvfi_order_i;
   end
 
   // ---------------------------------------------- stage s2: counts, record
@@ -270,8 +283,7 @@ module hwprof_rvfi_ingress #(
 
   // ---------------------------------------------------------------- status
   logic [31:0] retired_q, records_q, dropped_q, traps_q, intrs_q, order_gaps_q;
-  logic [63:0] order_next_q;
-  logic        order_seen_q, halted_q;
+  logic        halted_q;
 
   function automatic logic [31:0] inc32(logic [31:0] v, logic en);
     inc32 = 32'(hwprof_prim_pkg::sat_add(64'(v), 64'(en), 32));
@@ -287,8 +299,6 @@ module hwprof_rvfi_ingress #(
       traps_q      <= '0;
       intrs_q      <= '0;
       order_gaps_q <= '0;
-      order_next_q <= '0;
-      order_seen_q <= 1'b0;
       halted_q     <= 1'b0;
     end else begin
       insns_q      <= insns_d;
@@ -298,11 +308,7 @@ module hwprof_rvfi_ingress #(
       dropped_q    <= inc32(dropped_q, make && !fifo_ready);
       traps_q      <= inc32(traps_q, s1_valid_q && s1_trap_q);
       intrs_q      <= inc32(intrs_q, s1_valid_q && s1_intr_q);
-      order_gaps_q <= inc32(order_gaps_q, s1_valid_q && order_seen_q && s1_order_q != order_next_q);
-      if (s1_valid_q) begin
-        order_next_q <= s1_order_q + 64'd1;
-        order_seen_q <= 1'b1;
-      end
+      order_gaps_q <= inc32(order_gaps_q, s1_valid_q && s1_gap_q);
       if (s1_valid_q && s1_halt_q) halted_q <= 1'b1;
     end
   end
