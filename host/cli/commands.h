@@ -36,5 +36,6 @@ void add_overlap_command(CLI::App& app, Global& g);
 void add_critpath_command(CLI::App& app, Global& g);
 void add_board_command(CLI::App& app, Global& g);
 void add_report_command(CLI::App& app, Global& g);
+void add_soc_command(CLI::App& app, Global& g);
 
 }  // namespace hwprof::cli

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   hwprof::cli::add_critpath_command(app, g);
   hwprof::cli::add_board_command(app, g);
   hwprof::cli::add_report_command(app, g);
+  hwprof::cli::add_soc_command(app, g);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,352 @@
+/// hwprof_soc_top: a small simulation SoC around PicoRV32 (from the PyPI
+/// package pythondata-cpu-picorv32, compiled with RISCV_FORMAL for its RVFI
+/// port) with the RVFI ingress and the path profiler beside its retire stage
+/// (docs/soc.md).
+///
+///   picorv32 --rvfi--> hwprof_rvfi_ingress --records--> hwprof_path_profiler
+///
+/// Memory map (the addresses of qemu's `virt` machine, so one ELF runs on
+/// both):
+///   0x8000_0000 .. +4*MemWords  RAM (program, data, stack), word-addressed
+///                               array loaded through load_* before the core
+///                               leaves reset;
+///   0x1000_0000                 UART transmit register (byte store: one
+///                               character on uart_valid_o / uart_data_o);
+///                               reads anywhere in 0x1000_0000..0x1000_0fff
+///                               return 0x6060_6060 (16550 LSR: transmitter
+///                               empty);
+///   0x0010_0000                 exit register (qemu's sifive_test): a store
+///                               of 0x5555 exits with code 0, of
+///                               (code << 16) | 0x3333 with `code`.
+/// After an exit store (or a core trap) the memory stops answering, so the
+/// core stalls and retires nothing more; exit_valid_o stays high.
+/// Memory timing: one wait state (mem_ready one clock after mem_valid), the
+/// response registered as a block RAM would give it.
+/// The core is held in reset while core_run_i is low; the ingress and the
+/// profiler reset with rst_ni only, so their registers can be programmed
+/// before the core runs and read after it stopped.
+`default_nettype none
+
+module hwprof_soc_top #(
+  /// RAM size in 32-bit words.
+  parameter int unsigned MemWords = 32768,
+  /// 1: PicoRV32 with the M and C extensions (ENABLE_MUL, ENABLE_DIV,
+  /// COMPRESSED_ISA: RV32IMC); 0: RV32I.
+  parameter int unsigned Rv32imc = 0,
+  /// Records the ingress FIFO holds.
+  parameter int unsigned IngressDepth = 4,
+  /// Path profiler: branch queue depth.
+  parameter int unsigned QueueDepth = 4,
+  /// Path profiler: path stack entries.
+  parameter int unsigned Depth = 16,
+  /// Path profiler: branches per path.
+  parameter int unsigned MaxLen = 32,
+  /// Path profiler: HPT sets.
+  parameter int unsigned Sets = 128,
+  /// Path profiler: HPT ways.
+  parameter int unsigned Ways = 4,
+  localparam int unsigned SetW = Sets > 1 ? $clog2(Sets) : 1,
+  localparam int unsigned WayW = Ways > 1 ? $clog2(Ways) : 1,
+  localparam int unsigned MemAw = $clog2(MemWords)
+) (
+  /// Clock.
+  input  wire logic                  clk_i,
+  /// Asynchronous reset of everything, active low.
+  input  wire logic                  rst_ni,
+  /// Releases the core from reset (it starts at 0x8000_0000).
+  input  wire logic                  core_run_i,
+  /// Ingress event selection (hwprof_rvfi_ingress ev_sel_i).
+  input  wire logic [1:0]            ev_sel_i,
+  // Program loading (core held in reset).
+  /// Write one RAM word.
+  input  wire logic                  load_we_i,
+  /// Its word index.
+  input  wire logic [MemAw-1:0]      load_addr_i,
+  /// Its value.
+  input  wire logic [31:0]           load_wdata_i,
+  // Console and exit.
+  /// A character was written to the UART.
+  output logic                       uart_valid_o,
+  /// The character.
+  output logic [7:0]                 uart_data_o,
+  /// The program wrote the exit register (sticky).
+  output logic                       exit_valid_o,
+  /// Its exit code.
+  output logic [15:0]                exit_code_o,
+  /// The core trapped (PicoRV32 trap output; sticky in the core).
+  output logic                       core_trap_o,
+  // RVFI probe (the ingress' input).
+  /// rvfi_valid.
+  output logic                       rvfi_valid_o,
+  /// rvfi_order.
+  output logic [63:0]                rvfi_order_o,
+  /// rvfi_insn.
+  output logic [31:0]                rvfi_insn_o,
+  /// rvfi_trap.
+  output logic                       rvfi_trap_o,
+  /// rvfi_halt.
+  output logic                       rvfi_halt_o,
+  /// rvfi_intr.
+  output logic                       rvfi_intr_o,
+  /// rvfi_pc_rdata.
+  output logic [31:0]                rvfi_pc_rdata_o,
+  /// rvfi_pc_wdata.
+  output logic [31:0]                rvfi_pc_wdata_o,
+  /// rvfi_mem_rmask.
+  output logic [3:0]                 rvfi_mem_rmask_o,
+  /// rvfi_mem_wmask.
+  output logic [3:0]                 rvfi_mem_wmask_o,
+  // Record probe (ingress -> profiler).
+  /// The ingress offers a record.
+  output logic                       rec_valid_o,
+  /// The profiler takes it.
+  output logic                       rec_ready_o,
+  /// The record.
+  output hwprof_pkg::branch_rec_t    rec_data_o,
+  // Ingress status.
+  /// Retirements seen.
+  output logic [31:0]                ing_retired_o,
+  /// Records made.
+  output logic [31:0]                ing_records_o,
+  /// Records dropped (FIFO full).
+  output logic [31:0]                ing_dropped_o,
+  /// Trapping retirements.
+  output logic [31:0]                ing_traps_o,
+  /// Interrupt entries.
+  output logic [31:0]                ing_intrs_o,
+  /// Order gaps.
+  output logic [31:0]                ing_order_gaps_o,
+  /// rvfi_halt seen.
+  output logic                       ing_halted_o,
+  // Path profiler dump and registers (hwprof_path_profiler).
+  /// An HPT entry is offered.
+  output logic                       dump_valid_o,
+  /// The consumer takes it.
+  input  wire logic                  dump_ready_i,
+  /// Its set.
+  output logic [SetW-1:0]            dump_set_o,
+  /// Its way.
+  output logic [WayW-1:0]            dump_way_o,
+  /// Path start.
+  output logic [31:0]                dump_start_o,
+  /// Path length.
+  output logic [5:0]                 dump_length_o,
+  /// Path directions.
+  output logic [31:0]                dump_dirs_o,
+  /// Accumulator.
+  output logic [31:0]                dump_acc_o,
+  /// A dump is in progress.
+  output logic                       dump_busy_o,
+  /// Register write strobe.
+  input  wire logic                  csr_we_i,
+  /// Register word address.
+  input  wire logic [hwprof_path_reg_pkg::PathAddrW:0] csr_addr_i,
+  /// Register write data.
+  input  wire logic [31:0]           csr_wdata_i,
+  /// Register read data.
+  output logic [31:0]                csr_rdata_o
+);
+
+  // ------------------------------------------------------------------ core
+  logic        mem_valid, mem_instr, mem_ready_q;
+  logic [31:0] mem_addr, mem_wdata, mem_rdata_q;
+  logic [3:0]  mem_wstrb;
+  logic        trap;
+  logic        core_resetn;
+
+  // RVFI signals this SoC does not use.
+  logic [1:0]  unused_mode, unused_ixl;
+  logic [4:0]  unused_rs1_addr, unused_rs2_addr, unused_rd_addr;
+  logic [31:0] unused_rs1_rdata, unused_rs2_rdata, unused_rd_wdata;
+  logic [31:0] unused_mem_addr, unused_mem_rdata, unused_mem_wdata;
+  logic [63:0] unused_csr [8];
+  logic        unused_la_read, unused_la_write;
+  logic [31:0] unused_la_addr, unused_la_wdata, unused_pcpi_rs1, unused_pcpi_rs2, unused_eoi;
+  logic [3:0]  unused_la_wstrb;
+  logic        unused_pcpi_valid, unused_trace_valid, unused_mem_instr;
+  logic [31:0] unused_pcpi_insn;
+  logic [35:0] unused_trace_data;
+
+  assign core_resetn = rst_ni && core_run_i;
+  assign unused_mem_instr = mem_instr;
+
+  picorv32 #(
+    .PROGADDR_RESET(32'h8000_0000),
+    .COMPRESSED_ISA(Rv32imc[0]),
+    .ENABLE_MUL    (Rv32imc[0]),
+    .ENABLE_DIV    (Rv32imc[0]),
+    .BARREL_SHIFTER(1'b1),
+    .ENABLE_IRQ    (1'b0)
+  ) u_core (
+    .clk           (clk_i),
+    .resetn        (core_resetn),
+    .trap          (trap),
+    .mem_valid     (mem_valid),
+    .mem_instr     (mem_instr),
+    .mem_ready     (mem_ready_q),
+    .mem_addr      (mem_addr),
+    .mem_wdata     (mem_wdata),
+    .mem_wstrb     (mem_wstrb),
+    .mem_rdata     (mem_rdata_q),
+    .mem_la_read   (unused_la_read),
+    .mem_la_write  (unused_la_write),
+    .mem_la_addr   (unused_la_addr),
+    .mem_la_wdata  (unused_la_wdata),
+    .mem_la_wstrb  (unused_la_wstrb),
+    .pcpi_valid    (unused_pcpi_valid),
+    .pcpi_insn     (unused_pcpi_insn),
+    .pcpi_rs1      (unused_pcpi_rs1),
+    .pcpi_rs2      (unused_pcpi_rs2),
+    .pcpi_wr       (1'b0),
+    .pcpi_rd       (32'd0),
+    .pcpi_wait     (1'b0),
+    .pcpi_ready    (1'b0),
+    .irq           (32'd0),
+    .eoi           (unused_eoi),
+    .rvfi_valid    (rvfi_valid_o),
+    .rvfi_order    (rvfi_order_o),
+    .rvfi_insn     (rvfi_insn_o),
+    .rvfi_trap     (rvfi_trap_o),
+    .rvfi_halt     (rvfi_halt_o),
+    .rvfi_intr     (rvfi_intr_o),
+    .rvfi_mode     (unused_mode),
+    .rvfi_ixl      (unused_ixl),
+    .rvfi_rs1_addr (unused_rs1_addr),
+    .rvfi_rs2_addr (unused_rs2_addr),
+    .rvfi_rs1_rdata(unused_rs1_rdata),
+    .rvfi_rs2_rdata(unused_rs2_rdata),
+    .rvfi_rd_addr  (unused_rd_addr),
+    .rvfi_rd_wdata (unused_rd_wdata),
+    .rvfi_pc_rdata (rvfi_pc_rdata_o),
+    .rvfi_pc_wdata (rvfi_pc_wdata_o),
+    .rvfi_mem_addr (unused_mem_addr),
+    .rvfi_mem_rmask(rvfi_mem_rmask_o),
+    .rvfi_mem_wmask(rvfi_mem_wmask_o),
+    .rvfi_mem_rdata(unused_mem_rdata),
+    .rvfi_mem_wdata(unused_mem_wdata),
+    .rvfi_csr_mcycle_rmask  (unused_csr[0]),
+    .rvfi_csr_mcycle_wmask  (unused_csr[1]),
+    .rvfi_csr_mcycle_rdata  (unused_csr[2]),
+    .rvfi_csr_mcycle_wdata  (unused_csr[3]),
+    .rvfi_csr_minstret_rmask(unused_csr[4]),
+    .rvfi_csr_minstret_wmask(unused_csr[5]),
+    .rvfi_csr_minstret_rdata(unused_csr[6]),
+    .rvfi_csr_minstret_wdata(unused_csr[7]),
+    .trace_valid   (unused_trace_valid),
+    .trace_data    (unused_trace_data)
+  );
+
+  assign core_trap_o = trap;
+
+  // ---------------------------------------------------------------- memory
+  logic [31:0] ram_q [MemWords];  // no reset: storage
+  logic        sel_ram, sel_uart, sel_exit, stopped_q;
+  logic [MemAw-1:0] widx;
+
+  assign sel_ram  = mem_addr[31:28] == 4'h8;
+  assign sel_uart = mem_addr[31:12] == 20'h10000;
+  assign sel_exit = mem_addr[31:2] == 30'(32'h0010_0000 >> 2);
+  assign widx     = mem_addr[MemAw+1:2];
+
+  always_ff @(posedge clk_i) begin
+    if (load_we_i) ram_q[load_addr_i] <= load_wdata_i;
+    if (mem_valid && !mem_ready_q && !stopped_q && sel_ram) begin
+      for (int b = 0; b < 4; b++)
+        if (mem_wstrb[b]) ram_q[widx][8*b +: 8] <= mem_wdata[8*b +: 8];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mem_ready_q  <= 1'b0;
+      mem_rdata_q  <= '0;
+      stopped_q    <= 1'b0;
+      uart_valid_o <= 1'b0;
+      uart_data_o  <= '0;
+      exit_valid_o <= 1'b0;
+      exit_code_o  <= '0;
+    end else begin
+      mem_ready_q  <= 1'b0;
+      uart_valid_o <= 1'b0;
+      if (trap) stopped_q <= 1'b1;
+      if (mem_valid && !mem_ready_q && !stopped_q) begin
+        mem_ready_q <= 1'b1;
+        mem_rdata_q <= sel_ram ? ram_q[widx] : (sel_uart ? 32'h6060_6060 : 32'd0);
+        if (sel_uart && mem_wstrb[0] && mem_addr[11:0] == 12'd0) begin
+          uart_valid_o <= 1'b1;
+          uart_data_o  <= mem_wdata[7:0];
+        end
+        if (sel_exit && mem_wstrb != 4'd0 && (mem_wdata[15:0] == 16'h5555 || mem_wdata[15:0] == 16'h3333)) begin
+          exit_valid_o <= 1'b1;
+          exit_code_o  <= mem_wdata[15:0] == 16'h5555 ? 16'd0 : mem_wdata[31:16];
+          stopped_q    <= 1'b1;
+        end
+      end
+    end
+  end
+
+  // --------------------------------------------------------------- ingress
+  logic rec_ready;
+
+  hwprof_rvfi_ingress #(
+    .Depth(IngressDepth)
+  ) u_ingress (
+    .clk_i,
+    .rst_ni,
+    .ev_sel_i,
+    .rvfi_valid_i    (rvfi_valid_o && core_resetn),
+    .rvfi_order_i    (rvfi_order_o),
+    .rvfi_insn_i     (rvfi_insn_o),
+    .rvfi_trap_i     (rvfi_trap_o),
+    .rvfi_halt_i     (rvfi_halt_o),
+    .rvfi_intr_i     (rvfi_intr_o),
+    .rvfi_pc_rdata_i (rvfi_pc_rdata_o),
+    .rvfi_pc_wdata_i (rvfi_pc_wdata_o),
+    .rvfi_mem_rmask_i(rvfi_mem_rmask_o),
+    .rvfi_mem_wmask_i(rvfi_mem_wmask_o),
+    .event_i         (1'b0),
+    .out_valid_o     (rec_valid_o),
+    .out_ready_i     (rec_ready),
+    .out_data_o      (rec_data_o),
+    .retired_o       (ing_retired_o),
+    .records_o       (ing_records_o),
+    .dropped_o       (ing_dropped_o),
+    .traps_o         (ing_traps_o),
+    .intrs_o         (ing_intrs_o),
+    .order_gaps_o    (ing_order_gaps_o),
+    .halted_o        (ing_halted_o)
+  );
+
+  assign rec_ready_o = rec_ready;
+
+  // ---------------------------------------------------------- path profiler
+  hwprof_path_profiler #(
+    .QueueDepth(QueueDepth),
+    .Depth     (Depth),
+    .MaxLen    (MaxLen),
+    .Sets      (Sets),
+    .Ways      (Ways)
+  ) u_path (
+    .clk_i,
+    .rst_ni,
+    .rec_valid_i  (rec_valid_o),
+    .rec_ready_o  (rec_ready),
+    .rec_data_i   (rec_data_o),
+    .dump_valid_o,
+    .dump_ready_i,
+    .dump_set_o,
+    .dump_way_o,
+    .dump_start_o,
+    .dump_length_o,
+    .dump_dirs_o,
+    .dump_acc_o,
+    .dump_busy_o,
+    .csr_we_i,
+    .csr_addr_i,
+    .csr_wdata_i,
+    .csr_rdata_o
+  );
+
+endmodule
+
+`default_nettype wire
