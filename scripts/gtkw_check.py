@@ -3,9 +3,12 @@
 
   gtkw_check.py check WAVE.fst LAYOUT.gtkw...   every signal a layout names
                                                  exists in WAVE (exit 1 if not)
-  gtkw_check.py draft WAVE.fst SCOPE [TITLE]    a layout of SCOPE's own
+  gtkw_check.py draft WAVE.fst SCOPE [TITLE [SUB...]]
+                                                a layout of SCOPE's own
                                                  signals: clock/reset, inputs,
-                                                 outputs, registers (_q)
+                                                 outputs, registers (_q); then
+                                                 each SUB instance's outputs
+                                                 and registers
 
 A layout signal "x[7:0]" also matches a variable "x" of the same scope with
 no range and vice versa (GTKWave accepts both). docs/debugging.md.
@@ -35,29 +38,42 @@ def check(fst, layouts):
     return 1 if bad else 0
 
 
-def draft(fst, scope, title):
-    names = [n for n in wavelib.signals(fst) if n.startswith(scope + ".") and "." not in n[len(scope) + 1 :].split("[")[0]]
-    leaf = lambda n: wavelib.base_name(n[len(scope) + 1 :])  # noqa: E731
+def draft(fst, scope, title, subs=()):
+    allnames = wavelib.signals(fst)
     wide = lambda n: n.endswith("]") and ":" in n[n.rfind("[") :]  # noqa: E731
-    groups = [
-        ("clock, reset", [n for n in names if leaf(n) in ("clk_i", "rst_ni")]),
-        ("inputs", [n for n in names if leaf(n).endswith("_i") and leaf(n) not in ("clk_i", "rst_ni")]),
-        ("outputs", [n for n in names if leaf(n).endswith("_o")]),
-        ("registers", [n for n in names if leaf(n).endswith("_q") or "_q[" in leaf(n)]),
-    ]
-    print(f"[*] hwprof: saved GTKWave layout for {title or scope} (make wave TEST=...)")
-    print("[timestart] 0")
-    for g, ns in groups:
+
+    def own(sc):
+        return [n for n in allnames if n.startswith(sc + ".") and "." not in n[len(sc) + 1 :].split("[")[0]]
+
+    def leaf(sc, n):
+        return wavelib.base_name(n[len(sc) + 1 :])
+
+    out = [f"[*] hwprof: saved GTKWave layout for {title or scope} (make wave TEST=...; drafted by",
+           "[*] scripts/gtkw_check.py draft, kept valid by the wave.layouts test)", "[timestart] 0"]
+
+    def emit(group, ns):
         if not ns:
-            continue
-        print(f"@200\n-{g}")
+            return
+        out.append(f"@200\n-{group}")
         fmt = None
         for n in ns:
             f = "@22" if wide(n) else "@28"
             if f != fmt:
-                print(f)
+                out.append(f)
                 fmt = f
-            print(n)
+            out.append(n)
+
+    names = own(scope)
+    emit("clock, reset", [n for n in names if leaf(scope, n) in ("clk_i", "rst_ni")])
+    emit("inputs", [n for n in names if leaf(scope, n).endswith("_i") and leaf(scope, n) not in ("clk_i", "rst_ni")])
+    emit("outputs", [n for n in names if leaf(scope, n).endswith("_o")])
+    emit("registers", [n for n in names if leaf(scope, n).endswith("_q")])
+    for sub in subs:
+        sc = scope + "." + sub
+        ns = own(sc)
+        emit(f"{sub}: outputs", [n for n in ns if leaf(sc, n).endswith("_o")])
+        emit(f"{sub}: registers", [n for n in ns if leaf(sc, n).endswith("_q")])
+    print("\n".join(out))
     return 0
 
 
@@ -65,7 +81,7 @@ def main():
     if len(sys.argv) >= 4 and sys.argv[1] == "check":
         return check(sys.argv[2], sys.argv[3:])
     if len(sys.argv) >= 4 and sys.argv[1] == "draft":
-        return draft(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "")
+        return draft(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "", sys.argv[5:])
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -24,16 +24,16 @@ import gtkw_check  # noqa: E402
 
 # layout -> (test binary relative to the build, gtest filter or argv)
 LAYOUTS = {
-    "tb/path_profiler/branch_queue.gtkw": ("tb/tb_branch_queue", "Depths/BranchQueueDepth.FillsToDepthThenRefusesAndDrainsInOrder/0"),
+    "tb/path_profiler/branch_queue.gtkw": ("tb/tb_branch_queue", "Depths/BranchQueueDepth.FillsToDepthThenRefusesAndDrainsInOrder/depth8"),
     "tb/path_profiler/path_classifier.gtkw": ("tb/tb_path_stack", "PathClassifier.RandomLockstepWithBubblesAndBackpressure"),
-    "tb/path_profiler/path_stack.gtkw": ("tb/tb_path_stack", "*PathStackConfig.StorageSpillFillOverflowPopPushAndReset/0"),
-    "tb/path_profiler/path_frontend.gtkw": ("tb/tb_path_stack", "PathFrontend*.*Random*/0"),
-    "tb/path_profiler/hpt.gtkw": ("tb/tb_hpt", "Hpt.FillsLowestInvalidWayFirst"),
+    "tb/path_profiler/path_stack.gtkw": ("tb/tb_path_stack", "Configs/PathStackConfig.RandomLockstepWithBubblesAndBackpressure/d16_l32"),
+    "tb/path_profiler/path_frontend.gtkw": ("tb/tb_path_stack", "Configs/PathFrontendConfig.RandomLockstepWithBubblesBackpressureAndRegisterTraffic/q4_d16_l32"),
+    "tb/path_profiler/hpt.gtkw": ("tb/tb_hpt", "HptConfigs/HptConfigTest.RandomLockstepWithBubblesBackpressureCtrlAndCommands/s128_w4"),
     "tb/path_profiler/path_profiler.gtkw": ("tb/tb_path_profiler", "PathProfiler.HandCountedHotPathsOfALoopInARoutine"),
     "tb/phase/dcr_tracker.gtkw": ("tb/tb_dcr", "DcrTracker.Fig1ProgramGivesOnePhasePerCodeRegion"),
     "tb/phase/detector.gtkw": ("tb/tb_detector", "DetectorDirected.BbvAllocatesMatchesAndEvictsLeastRecentlyUsed"),
     "tb/phase/markov_predictor.gtkw": ("tb/tb_markov", "MarkovPredictorRtl.ResultOneCycleAfterEachBackToBackUpdate"),
-    "tb/phase/interval_counter.gtkw": ("tb/tb_markov", "IntervalCounterRtl.*:*Interval*Rtl*.*"),
+    "tb/phase/interval_counter.gtkw": ("tb/tb_markov", "IntervalCounterRtl.BoundariesDoNotDrift"),
     "tb/rap/rap_engine.gtkw": ("tb/tb_rap", "RapEngine.PaperFig1Scenario"),
     "tb/board/board_core.gtkw": ("tb/tb_board", "BoardShell.InfoBeforeOpenAndNoSession"),
     "sim/board_sc/vboard.gtkw": None,  # checked by cli.vboard's own run below
@@ -45,7 +45,7 @@ TRACE_END = "400"
 def run_unit(build, layout, binary, filt, scratch):
     d = os.path.join(scratch, os.path.basename(layout).replace(".gtkw", ""))
     os.makedirs(d, exist_ok=True)
-    env = dict(os.environ, TRACE="1", TRACE_END=TRACE_END, WAVE_DIR=d, FAIL_WAVE="0")
+    env = dict(os.environ, TRACE="1", TRACE_END=TRACE_END, WAVE_DIR=d, FAIL_WAVE="0", SEEDS="1")
     r = subprocess.run([os.path.join(build, binary), f"--gtest_filter={filt}", "--gtest_brief=1"], env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
     fsts = sorted(glob.glob(os.path.join(d, "*.fst")))
