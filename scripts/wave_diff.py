@@ -20,6 +20,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import wavelib  # noqa: E402
 
 
+def norm(v, other):
+    """v padded to the width of the wider of the two (widths may differ
+    between runs: the comparison signals are as wide as their values)."""
+    if v is None or other is None or len(v) >= len(other):
+        return v
+    return v.rjust(len(other), v[0] if v[0] in "xz" else "0")
+
+
 def first_diff(ca, cb):
     """First time at which the two change lists give different values, or None."""
     i = j = 0
@@ -34,7 +42,7 @@ def first_diff(ca, cb):
         while j < len(cb) and cb[j][0] == t:
             vb = cb[j][1]
             j += 1
-        if va != vb:
+        if norm(va, vb) != norm(vb, va):
             return t, va, vb
     return None
 
@@ -111,11 +119,12 @@ def main():
             return 2
     va, ca = wavelib.read(args.a)
     vb, cb = wavelib.read(args.b)
-    amap = {v.name: v for v in va}
-    bmap = {v.name: v for v in vb}
-    common = [v.name for v in va if v.name in bmap and not any(s in v.name for s in args.ignore)]
-    only_a = [n for n in amap if n not in bmap]
-    only_b = [n for n in bmap if n not in amap]
+    # Signals are matched by name without their range (a width may change).
+    amap = {wavelib.base_name(v.name): v for v in va}
+    bmap = {wavelib.base_name(v.name): v for v in vb}
+    common = [n for n in amap if n in bmap and not any(s in n for s in args.ignore)]
+    only_a = [amap[n].name for n in amap if n not in bmap]
+    only_b = [bmap[n].name for n in bmap if n not in amap]
     diffs = []
     for n in common:
         d = first_diff(ca.get(amap[n].code, []), cb.get(bmap[n].code, []))
@@ -159,7 +168,7 @@ def main():
         for n in shown:
             w = amap[n].width
             g.write("@200\n-" + n + ("  (differs)" if diffs else "") + "\n")
-            g.write(("@22\n" if w > 1 else "@28\n") + f"a.{n}\nb.{n}\n")
+            g.write(("@22\n" if w > 1 else "@28\n") + f"a.{amap[n].name}\nb.{bmap[n].name}\n")
     print(f"  both runs side by side: {out}.fst (a.* = A, b.* = B)")
     print(f"  gtkwave -a {out}.gtkw {out}.fst")
     return 1 if diffs or only_a or only_b else 0

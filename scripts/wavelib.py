@@ -110,5 +110,7 @@ def layout_signals(gtkw):
         s = line.strip()
         if not s or s[0] in "[*@-#":
             continue
+        if s.startswith("+{"):  # +{alias} signal
+            s = s[s.index("}") + 1 :].strip()
         out.append(s)
     return out

@@ -87,6 +87,7 @@ class WaveCompare {
     std::vector<Change> ch;
     unsigned width = 1;
     bool ever_mismatched = false;
+    uint64_t first_bad = UINT64_MAX;  ///< first cycle it mismatched
     size_t stamp = 0;  ///< cycles_.size() when last set (duplicate names)
   };
   void begin(uint64_t cycle);

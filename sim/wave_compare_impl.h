@@ -125,7 +125,8 @@ inline size_t WaveCompare::index_of(const char* name) {
   size_t i;
   if (it == index_.end()) {
     i = vars_.size();
-    vars_.push_back({n, {}, 1, false, 0});
+    vars_.emplace_back();
+    vars_.back().name = n;
     index_.emplace(n, i);
   } else {
     i = it->second;
@@ -149,7 +150,8 @@ inline void WaveCompare::field(const char* name, uint64_t e, uint64_t a, bool ca
     auto it = index_.find(alt);
     if (it == index_.end()) {
       i = vars_.size();
-      vars_.push_back({alt, {}, 1, false, 0});
+      vars_.emplace_back();
+      vars_.back().name = alt;
       index_.emplace(alt, i);
     } else {
       i = it->second;
@@ -160,6 +162,7 @@ inline void WaveCompare::field(const char* name, uint64_t e, uint64_t a, bool ca
   const bool bad = care && e != a;
   cur_any_ |= bad;
   v.ever_mismatched |= bad;
+  if (bad && v.first_bad == UINT64_MAX) v.first_bad = cur_;
   v.width = std::max({v.width, wave_detail::bits_of(e), wave_detail::bits_of(a)});
   if (!v.ch.empty()) {
     const Change& l = v.ch.back();
@@ -313,7 +316,7 @@ inline bool WaveCompare::write_gtkw(const std::string& gtkw, const std::string& 
   if (!o) return false;
   const uint64_t mt = marker_ * kWaveTicksPerCycle;
   const uint64_t first = cycles_.empty() ? 0 : cycles_.front();
-  const uint64_t view = has_marker_ ? (marker_ > first + 24 ? marker_ - 24 : first) : first;
+  const uint64_t view = has_marker_ ? (marker_ > first + 30 ? marker_ - 30 : first) : first;
   o << "[*] hwprof: lock-step comparison of " << (unit_.empty() ? "the unit" : unit_)
     << " (written by the test harness; docs/debugging.md)\n"
     << "[*] rtl.* = the RTL's outputs as the scoreboard read them, model.* = the model's expected values\n"
@@ -324,22 +327,32 @@ inline bool WaveCompare::write_gtkw(const std::string& gtkw, const std::string& 
     << "[timestart] " << view * kWaveTicksPerCycle << "\n"
     << "[size] 1600 900\n"
     << "[pos] -1 -1\n";
-  // Zoom (log2 of time units per pixel, negative: zoomed in) and the primary
-  // marker, then the 26 named markers (unused).
-  o << "*-3.000000 " << (has_marker_ ? static_cast<int64_t>(mt) : -1);
+  // Zoom (log2 steps; -7.5 shows about 50 cycles in a 1600-pixel window) and
+  // the primary marker, then the 26 named markers (unused).
+  o << "*-7.500000 " << (has_marker_ ? static_cast<int64_t>(mt) : -1);
   for (int i = 0; i < 26; ++i) o << " -1";
   o << "\n[sst_width] 260\n[signals_width] 300\n[sst_expanded] 1\n[sst_vpaned_height] 200\n";
   o << "@200\n-lock-step compare" << (has_marker_ ? " (first mismatch at cycle " + std::to_string(marker_) + ")" : "")
     << "\n@28\ncmp.mismatch\n@24\ncmp.cycle[31:0]\n";
+  // Fields by the cycle they first mismatched (the marker's first), then
+  // the ones that always matched, in scoreboard order.
   std::vector<size_t> order;
-  for (size_t i = 0; i < vars_.size(); ++i)
-    if (vars_[i].ever_mismatched) order.push_back(i);
-  for (size_t i = 0; i < vars_.size(); ++i)
-    if (!vars_[i].ever_mismatched) order.push_back(i);
+  for (size_t i = 0; i < vars_.size(); ++i) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [this](size_t a, size_t b) { return vars_[a].first_bad < vars_[b].first_bad; });
   for (size_t i : order) {
-    o << "@200\n-" << vars_[i].name << (vars_[i].ever_mismatched ? " (MISMATCH)" : "") << "\n";
-    o << (vars_[i].width > 1 ? "@22\n" : "@28\n") << signal_name("rtl", i) << "\n" << signal_name("model", i) << "\n";
-    o << "@28\n" << signal_name("mismatch", i) << "\n";
+    const Var& v = vars_[i];
+    o << "@200\n-" << v.name;
+    if (v.first_bad != UINT64_MAX)
+      o << (has_marker_ && v.first_bad == marker_ ? " (MISMATCH)" : " (differs from cycle " + std::to_string(v.first_bad) + ")");
+    o << "\n";
+    // "+{alias} signal": GTKWave shows the alias, so the three rows read
+    // "rtl x", "model x", "mismatch x" instead of three times "x".
+    std::string n = vars_[i].name;  // no dots: GTKWave shows an alias after its last dot
+    std::replace(n.begin(), n.end(), '.', '/');
+    o << (vars_[i].width > 1 ? "@22\n" : "@28\n") << "+{rtl " << n << "} " << signal_name("rtl", i) << "\n"
+      << "+{model " << n << "} " << signal_name("model", i) << "\n";
+    o << "@28\n+{mismatch " << n << "} " << signal_name("mismatch", i) << "\n";
   }
   if (!layout_.empty()) {
     std::ifstream l(layout_);

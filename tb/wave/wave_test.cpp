@@ -152,6 +152,7 @@ void check_failure_wave(const std::string& report, const std::string& fst) {
       marker = mk == static_cast<int64_t>(t);
       continue;
     }
+    if (line.rfind("+{", 0) == 0) line = line.substr(line.find("} ") + 2);  // +{alias} signal
     ++n;
     EXPECT_TRUE(vars.count(line)) << gtkw << " names " << line << ", not in " << fst;
   }
