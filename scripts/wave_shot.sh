@@ -4,7 +4,7 @@
 # captured with xwd and saved as PNG (scripts/xwd2png.py).
 set -euo pipefail
 fst=$1 png=$2
-layout=${fst%.fst}.gtkw
+layout=${fst%.fst}.gtkw; [ -f "$layout" ] || layout=""
 [ -f "$fst" ] || { echo "wave-shot: no waveform $fst" >&2; exit 2; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 xvfb-run -a -s "-screen 0 1600x900x24" bash -c '
