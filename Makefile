@@ -27,13 +27,15 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FUZZ_APT_PACKAGES := clang-14 libclang-rt-14-dev
 # ctest cli.report_render only (skipped without it): headless Chromium.
 REPORT_APT_PACKAGES := chromium
+# make wave-shot only: a virtual X server for a GTKWave screenshot.
+WAVE_APT_PACKAGES := xvfb xauth x11-apps
 
 # Builds in other directories (make sanitize, make fuzz) share the ccache of
 # the main build: paths are hashed relative to the project.
 export CCACHE_BASEDIR   ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 
-.PHONY: help deps deps-apt deps-venv deps-fuzz deps-report deps-formal configure build sim run lint regs wave bench bench-units synth synth-quick synth-all sanitize fuzz formal fpga fpga-prog clean
+.PHONY: help deps deps-apt deps-venv deps-fuzz deps-report deps-formal configure build sim run lint regs wave wave-diff wave-shot deps-wave bench bench-units synth synth-quick synth-all sanitize fuzz formal fpga fpga-prog clean
 
 # make synth: the rows of fpga/synth/targets.json, SEEDS placement seeds each;
 # CORES / DEVICES (comma-separated) pick rows.
@@ -50,6 +52,9 @@ help:
 	@echo "make lint     Verilator -Wall lint of every RTL core + synthesis front-end parse + FuseSoC lint target"
 	@echo "make regs     regenerate the register packages, model headers and doc tables from data/regs/*.json"
 	@echo "make wave TEST=<ctest name>  rerun one test with FST tracing, open GTKWave (NO_GUI=1: file only)"
+	@echo "              with the comparison layout: rtl.* beside model.*, mismatch.* flags (docs/debugging.md)"
+	@echo "make wave-diff A=run1.fst B=run2.fst [OUT=prefix]  first differing signal of two runs, both side by side"
+	@echo "make wave-shot [WAVE=x.fst]  PNG screenshot of GTKWave under xvfb (deps-wave)"
 	@echo "make bench    throughput and overhead benchmarks (docs/results.md)"
 	@echo "make bench-units  records/clock and stall fractions of every unit on every shipped trace"
 	@echo "make synth    the targets table (fpga/synth/targets.json): every row, SEEDS=3 seeds, pass/fail; CORES=, DEVICES= pick rows"
@@ -96,6 +101,8 @@ deps-fuzz:
 # ctest cli.report_render: headless Chromium for the hwprof report render test.
 deps-report:
 	@$(MAKE) --no-print-directory deps-apt EXTRA_APT_PACKAGES="$(REPORT_APT_PACKAGES)"
+deps-wave:
+	@$(MAKE) --no-print-directory deps-apt EXTRA_APT_PACKAGES="$(WAVE_APT_PACKAGES)"
 
 # -------------------------------------------------------------------- build
 $(BUILD)/build.ninja: CMakeLists.txt | deps-apt
@@ -123,6 +130,19 @@ regs:
 wave: build
 	@[ -n "$(TEST)" ] || { echo "usage: make wave TEST=<ctest name> [NO_GUI=1]  (ctest --test-dir $(BUILD) -N lists names)"; exit 2; }
 	scripts/wave.sh $(BUILD) "$(TEST)" $(if $(NO_GUI),--no-gui)
+
+# Two waveforms compared signal by signal (scripts/wave_diff.py, reads them
+# with GTKWave's fst2vcd); writes <OUT>.fst (a.* = A, b.* = B) and <OUT>.gtkw.
+wave-diff:
+	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make wave-diff A=run1.fst B=run2.fst [OUT=prefix]"; exit 2; }
+	python3 scripts/wave_diff.py "$(A)" "$(B)" $(if $(OUT),--out "$(OUT)")
+
+# GTKWave under xvfb, saved as PNG (docs/debugging.md's screenshot): WAVE=
+# an FST with its .gtkw beside it (default: the newest failure waveform).
+WAVE ?=
+SHOT ?= $(BUILD)/waves/gtkwave.png
+wave-shot: deps-wave
+	scripts/wave_shot.sh "$(if $(WAVE),$(WAVE),$$(ls -t $(BUILD)/waves/*.fst | head -1))" "$(SHOT)"
 
 bench: deps build
 	python3 scripts/bench.py $(BUILD)

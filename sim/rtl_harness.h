@@ -4,6 +4,12 @@
 // low, away from the sampling edge. Per cycle c the waveform gets two
 // samples: time 10c (inputs applied, combinational outputs settled) and
 // 10c+5 (after the rising edge).
+//
+// A traced harness also carries a WaveCompare (sim/wave_compare.h): a
+// scoreboard bound to it records every compare (name, RTL value, model
+// value) and, when the harness closes the FST, those are merged into the
+// same file under rtl.* / model.* / mismatch.* / cmp.*, and the comparison
+// layout <file>.gtkw is written beside it. Untraced harnesses pay nothing.
 #pragma once
 
 #include <verilated.h>
@@ -14,8 +20,31 @@
 #include <string>
 
 #include "sim_options.h"
+#include "wave_compare.h"
 
 namespace hwprof::sim {
+
+/// Called by every Harness before it opens its waveform: may change the
+/// options (the tests' failure re-run turns tracing on for one harness).
+/// Set by the test bench; nullptr in the CLI.
+using HarnessHook = void (*)(SimOptions& opt, const std::string& wave_name, uint64_t seed);
+inline HarnessHook& harness_hook() {
+  static HarnessHook h = nullptr;
+  return h;
+}
+
+/// The most recently constructed harness: its comparison log (null when it
+/// does not trace) and its waveform path. A scoreboard built right after
+/// its engine binds to it (tb/common/scoreboard.cpp).
+struct LastHarness {
+  std::weak_ptr<WaveCompare> compare;
+  std::string wave_path;
+  uint64_t serial = 0;  ///< harnesses constructed so far in this process
+};
+inline LastHarness& last_harness() {
+  static LastHarness l;
+  return l;
+}
 
 template <typename Top>
 class Harness {
@@ -24,25 +53,34 @@ class Harness {
   /// `seed` also seeds the randomised initial state.
   Harness(const SimOptions& opt, const std::string& wave_name, uint64_t seed)
       : opt_(opt), ctx_(std::make_unique<VerilatedContext>()) {
+    if (harness_hook()) harness_hook()(opt_, wave_name, seed);
     ctx_->randReset(2);  // random initial values (with -x-initial unique)
     ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));
     ctx_->commandArgs(0, static_cast<const char**>(nullptr));
-    if (opt.wave) ctx_->traceEverOn(true);
+    if (opt_.wave) ctx_->traceEverOn(true);
     top_ = std::make_unique<Top>(ctx_.get(), "top");
-    if (opt.wave) {
+    if (opt_.wave) {
       fst_ = std::make_unique<VerilatedFstC>();
       top_->trace(fst_.get(), 99);
-      path_ = opt.wave_path(wave_name, seed);
+      path_ = opt_.wave_path(wave_name, seed);
       fst_->open(path_.c_str());
+      compare_ = std::make_shared<WaveCompare>(opt_.wave_start, opt_.wave_end);
       std::fprintf(stderr, "[harness] waveform: %s\n", path_.c_str());
     }
+    auto& l = last_harness();
+    l.compare = compare_;
+    l.wave_path = path_;
+    ++l.serial;
     top_->clk_i = 0;
     top_->rst_ni = 1;
     top_->eval();
   }
   ~Harness() {
     top_->final();
-    if (fst_) fst_->close();
+    if (fst_) {
+      fst_->close();
+      merge_compare();
+    }
   }
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
@@ -50,6 +88,8 @@ class Harness {
   Top& top() { return *top_; }
   uint64_t cycle() const { return cycle_; }
   const std::string& wave_path() const { return path_; }
+  /// The comparison log of a traced harness (nullptr when not tracing).
+  const std::shared_ptr<WaveCompare>& wave_compare() const { return compare_; }
 
   /// Settles combinational logic after inputs changed (clock low).
   void eval() { top_->eval(); }
@@ -57,10 +97,10 @@ class Harness {
   /// One full clock: sample at 10c, rising edge at 10c+5, falling edge.
   void tick() {
     top_->eval();
-    dump(cycle_ * 10);
+    dump(cycle_ * kWaveTicksPerCycle);
     top_->clk_i = 1;
     top_->eval();
-    dump(cycle_ * 10 + 5);
+    dump(cycle_ * kWaveTicksPerCycle + kWaveTicksPerCycle / 2);
     top_->clk_i = 0;
     top_->eval();
     ++cycle_;
@@ -84,11 +124,26 @@ class Harness {
   void dump(uint64_t t) {
     if (fst_ && cycle_ >= opt_.wave_start && cycle_ <= opt_.wave_end) fst_->dump(t);
   }
+  /// Rewrites the closed FST with the comparison signals and writes the
+  /// comparison layout (<file>.gtkw) when a scoreboard recorded anything.
+  void merge_compare() {
+    if (!compare_ || compare_->empty()) return;
+    const std::string tmp = path_ + ".tmp";
+    std::string err;
+    if (compare_->merge(path_, tmp, &err) && std::rename(tmp.c_str(), path_.c_str()) == 0) {
+      const std::string gtkw = gtkw_path(path_);
+      compare_->write_gtkw(gtkw, path_);
+    } else {
+      std::remove(tmp.c_str());
+      std::fprintf(stderr, "[harness] could not add the comparison to %s: %s\n", path_.c_str(), err.c_str());
+    }
+  }
 
   SimOptions opt_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Top> top_;
   std::unique_ptr<VerilatedFstC> fst_;
+  std::shared_ptr<WaveCompare> compare_;
   std::string path_;
   uint64_t cycle_ = 0;
 };

@@ -5,7 +5,7 @@
 # hwprof_board_core with the path profiler (queue 2, stack 4, MaxLen 8, HPT
 # 4 x 2), a 64-byte receive buffer and 4 clocks per UART bit, Verilated into
 # tb_board itself (nothing else links it).
-add_executable(tb_board board/board_test.cpp common/sim_env.cpp ${CMAKE_SOURCE_DIR}/sim/sim_options.cpp)
+add_executable(tb_board board/board_test.cpp common/sim_env.cpp common/fail_wave.cpp ${CMAKE_SOURCE_DIR}/sim/sim_options.cpp)
 hwprof_manifest(hwprof_board_core BOARD_SOURCES)
 verilate(tb_board
   PREFIX Vboard_core_path
@@ -15,7 +15,9 @@ verilate(tb_board
   TRACE_FST
   VERILATOR_ARGS ${HWPROF_VERILATOR_ARGS} -GBoard=3 -GClkHz=460800 -GBaud=115200 -GRxBytes=64 -GEnPath=1
     -GPathQueue=2 -GPathDepth=4 -GPathMaxLen=8 -GPathSets=4 -GPathWays=2)
-set_source_files_properties(board/board_test.cpp common/sim_env.cpp ${CMAKE_SOURCE_DIR}/sim/sim_options.cpp PROPERTIES COMPILE_OPTIONS "${HWPROF_WARNINGS}")
+set_source_files_properties(board/board_test.cpp common/sim_env.cpp common/fail_wave.cpp ${CMAKE_SOURCE_DIR}/sim/sim_options.cpp PROPERTIES COMPILE_OPTIONS "${HWPROF_WARNINGS}")
+# Failure waveforms (common/fail_wave.cpp, docs/debugging.md) find the saved layouts under the sources.
+target_compile_definitions(tb_board PRIVATE HWPROF_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_compile_options(tb_board PRIVATE -O1)
 target_include_directories(tb_board PRIVATE common path_profiler ${CMAKE_SOURCE_DIR}/sim)
 target_include_directories(tb_board SYSTEM PRIVATE ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)

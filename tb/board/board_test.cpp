@@ -29,6 +29,7 @@
 #include "rap_replay.h"
 #include "record_gen.h"
 #include "rtl_harness.h"
+#include "scoreboard.h"
 #include "sim_env.h"
 
 namespace {
@@ -244,7 +245,9 @@ class BenchT : public Bench {
 
   void compare(bool rtl_tx, const ToUnits& r, const BoardCore::Out& m) {
     std::string err;
+    std::vector<tb::Field> fields;  // the waveform's comparison (docs/debugging.md), when traced
     auto chk = [&](const char* what, uint64_t a, uint64_t b) {
+      if (wave_.compare) fields.push_back({what, b, a});
       if (a != b && err.empty()) err = std::string(what) + ": rtl " + std::to_string(a) + " model " + std::to_string(b);
     };
     const ToUnits& e = m.to;
@@ -276,11 +279,16 @@ class BenchT : public Bench {
     }
     chk("csr_addr", r.csr_addr, e.csr_addr);
     chk("csr_wdata", r.csr_wdata, e.csr_wdata);
+    if (wave_.compare) wave_.compare->record(h_.cycle(), fields);
     if (!err.empty() && !failed_) {
       failed_ = true;
       h_.flush();
+      std::string note;
+      if (wave_.compare) wave_.compare->set_marker(h_.cycle());
+      tb::fail_wave_mismatch(wave_, h_.cycle(), "board_core", note);
       ADD_FAILURE() << "lock-step mismatch at cycle " << cycle_ << " (seed " << seed_ << "): " << err
-                    << "\n  replay: SEED=" << seed_ << " TRACE=1 ctest -R <test>";
+                    << "\n  replay: SEED=" << seed_ << " TRACE=1 ctest -R <test>\n  waveform: harness cycle "
+                    << h_.cycle() << " (the reset cycles included)\n" << note;
     }
   }
 
@@ -320,6 +328,7 @@ class BenchT : public Bench {
   uint64_t seed_;
   size_t n_;
   sim::Harness<V> h_;
+  tb::WaveBinding wave_ = tb::fail_wave_bind("board_core");  // after h_: binds to it
   BoardCore model_;
   std::deque<uint8_t> line_;
   unsigned bit_clk_ = 0;

@@ -25,8 +25,10 @@ std::string outputs_str(const std::vector<Field>& fields, bool actual) {
 }  // namespace
 
 bool Scoreboard::check(uint64_t cycle, const std::string& inputs, const std::vector<Field>& fields) {
-  if (failed_) return false;
+  if (failed_ && cycle >= hold_until_) return false;
   ++checked_;
+  if (wave_.compare) wave_.compare->record(cycle, fields);
+  if (failed_) return true;  // the failure re-run records past the mismatch
   std::string bad;
   for (const auto& f : fields)
     if (f.care && f.expected != f.actual)
@@ -45,6 +47,11 @@ bool Scoreboard::check(uint64_t cycle, const std::string& inputs, const std::vec
   for (const auto& h : history_) report_ += h;
   report_ += "  replay: SEED=" + std::to_string(seed_) + " TRACE=1 <test binary> (or make wave TEST=...)\n";
   if (!note_.empty()) report_ += "  " + note_ + "\n";
+  if (wave_.compare) wave_.compare->set_marker(cycle);
+  if (const uint64_t hold = fail_wave_mismatch(wave_, cycle, unit_, report_)) {
+    hold_until_ = cycle + hold;
+    return true;
+  }
   return false;
 }
 

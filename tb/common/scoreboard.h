@@ -1,7 +1,10 @@
 // Lock-step scoreboard: compares every output of the DUT with the model
 // every cycle (data fields masked by their valid), keeps a short history and,
 // at the first mismatch, builds a report with cycle, seed, inputs, expected,
-// actual and the last cycles, then fails.
+// actual and the last cycles, then fails. Bound to the harness built just
+// before it (its engine's): when that harness traces, every compare goes
+// into its waveform (rtl.*, model.*, mismatch.*: sim/wave_compare.h), and a
+// failing test leaves a waveform of the mismatch (tb/common/fail_wave.h).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "fail_wave.h"
 
 namespace hwprof::tb {
 
@@ -30,7 +35,7 @@ class LockstepMismatch : public std::runtime_error {
 class Scoreboard {
  public:
   Scoreboard(std::string unit, uint64_t seed, size_t history = 12)
-      : unit_(std::move(unit)), seed_(seed), depth_(history) {}
+      : unit_(std::move(unit)), seed_(seed), depth_(history), wave_(fail_wave_bind(unit_)) {}
 
   /// Compares one cycle. Returns true if every cared field matches; on the
   /// first mismatch returns false and report() explains it.
@@ -40,6 +45,8 @@ class Scoreboard {
   uint64_t cycles_checked() const { return checked_; }
   /// Extra line appended to a failure report (e.g. the waveform path).
   void set_note(std::string n) { note_ = std::move(n); }
+  /// The waveform this scoreboard records into (compare null: none).
+  const WaveBinding& wave() const { return wave_; }
 
  private:
   std::string unit_;
@@ -49,6 +56,8 @@ class Scoreboard {
   std::string report_, note_;
   bool failed_ = false;
   uint64_t checked_ = 0;
+  WaveBinding wave_;
+  uint64_t hold_until_ = 0;  ///< failure re-run: keeps recording up to this cycle
 };
 
 }  // namespace hwprof::tb

@@ -8,6 +8,9 @@
 //   TRACE_START=<c>   first cycle dumped (default 0)
 //   TRACE_END=<c>     last cycle dumped (default: end of test)
 //   WAVE_DIR=<dir>    where waveforms go (default ./waves)
+//   FAIL_WAVE=0       no failure waveform (a failed lock-step test re-runs
+//                     itself traced around the first mismatch: fail_wave.h)
+//   FAIL_WAVE_CYCLES=<n>  cycles of it before the mismatch (default 2000)
 //   IDLE_PCT=<p>      percent of cycles a source inserts a bubble (override)
 //   STALL_PCT=<p>     percent of cycles a sink refuses (override)
 #pragma once
