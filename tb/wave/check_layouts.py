@@ -36,6 +36,7 @@ LAYOUTS = {
     "tb/phase/interval_counter.gtkw": ("tb/tb_markov", "IntervalCounterRtl.BoundariesDoNotDrift"),
     "tb/rap/rap_engine.gtkw": ("tb/tb_rap", "RapEngine.PaperFig1Scenario"),
     "tb/board/board_core.gtkw": ("tb/tb_board", "BoardShell.InfoBeforeOpenAndNoSession"),
+    "tb/ingress/rvfi_ingress.gtkw": ("tb/tb_rvfi_ingress", "Depths/Ingress.BackToBackBranchesOnePerClock/depth4"),
     "sim/board_sc/vboard.gtkw": None,  # checked by cli.vboard's own run below
 }
 
