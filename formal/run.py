@@ -52,13 +52,17 @@ PLANTED = [
      ".out_ready_i(deq_ready_i | enq_valid_i),",
      "the head is dropped when a record arrives while the consumer stalls"),
     ("path_stack", "prove_d4", "rtl/path_profiler/hwprof_path_stack.sv",
-     "2'b10:   count_d = (count1 == CountW'(Depth)) ? count1 : count1 + CountW'(1);",
-     "2'b10:   count_d = count1 + CountW'(1);",
-     "a push on a full stack grows the occupancy past Depth"),
+     "2'b01:   count_d = (count1 == '0) ? count1 : count1 - CountW'(1);",
+     "2'b01:   count_d = count1 - CountW'(1);",
+     "a pop of an empty stack underflows the occupancy"),
     ("path_stack", "bmc", "rtl/path_profiler/hwprof_path_stack.sv",
      "assign below_w = fwd_q ? spill_q : rdata;",
      "assign below_w = rdata;",
      "a pop right after a spill reads the RAM instead of the bypass register"),
+    ("markov", "bram", "rtl/phase/hwprof_markov_predictor.sv",
+     "s1_sel_q     <= (train && prev_idx_q == idx) ? '0 : Cands'(1) << (32'(idx) >> LoW);",
+     "s1_sel_q     <= Cands'(1) << (32'(idx) >> LoW);",
+     "a phase that trains its own slot predicts the slot's stale word"),
 ]
 
 
