@@ -17,7 +17,11 @@
 `default_nettype none
 
 module hwprof_branch_queue_fv #(
-  parameter int unsigned Depth = 4
+  parameter int unsigned Depth = 4,
+  /// 1: records differ only in their low 4 bits (the solver time grows fast
+  /// with the width of the stored words); the Depth 1 task keeps every bit,
+  /// so every field is checked end to end there.
+  parameter bit Narrow = 0
 ) (
   input wire logic                    clk_i,
   input wire logic                    rst_ni,
@@ -44,6 +48,10 @@ module hwprof_branch_queue_fv #(
   always_comb begin
     if (init_q) assume (!rst_ni);
     else assume (rst_ni);
+  end
+
+  if (Narrow) begin : gen_narrow
+    always_comb assume (enq_data_i[W-1:4] == '0);
   end
 
   wire enq = enq_valid_i && enq_ready;
