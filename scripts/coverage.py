@@ -179,7 +179,7 @@ def main():
     lines = ["# RTL coverage under the lock-step tests (make coverage)", "",
              f"{len(dats)} coverage files merged" + (f"; {tests}" if tests else "") +
              ". Line = Verilator block coverage (every statement block, branch arm and case item);"
-             " toggle = both edges of every bit of the signals the build instruments (HWPROF_COVERAGE_TOGGLE_W);"
+             " toggle = every bit of the signals the build instruments (HWPROF_COVERAGE_TOGGLE_W) changed at least once;"
              " cover = HWPROF_COVER points hit. A point counts once per module, hit in any configuration.", "",
              "## Per core", "", "| core | line | line with waivers | toggle | cover points |", "|---|---|---|---|---|"]
     bad = []
