@@ -35,7 +35,7 @@ WAVE_APT_PACKAGES := xvfb xauth x11-apps
 export CCACHE_BASEDIR   ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 
-.PHONY: help deps deps-apt deps-venv deps-fuzz deps-report deps-formal configure build sim run lint regs wave wave-diff wave-shot deps-wave bench bench-units synth synth-quick synth-all sanitize fuzz formal fpga fpga-prog clean
+.PHONY: help deps deps-apt deps-venv deps-fuzz deps-report deps-formal deps-coverage coverage soak soak-short configure build sim run lint regs wave wave-diff wave-shot deps-wave bench bench-units synth synth-quick synth-all sanitize fuzz formal fpga fpga-prog clean
 
 # make synth: the rows of fpga/synth/targets.json, SEEDS placement seeds each;
 # CORES / DEVICES (comma-separated) pick rows.
@@ -61,8 +61,10 @@ help:
 	@echo "make synth-quick  the small cores' target rows, one seed (CI)"
 	@echo "make synth-all    every core with a synth target on all four devices (SEEDS=)"
 	@echo "make sanitize the C++ (models, CLI, their tests, fuzz regressions) under ASan + UBSan"
-	@echo "make fuzz     libFuzzer on every reader, FUZZ_S=60 seconds each (HARNESS=trace,champsim,loadmap,elf,link)"
+	@echo "make fuzz     libFuzzer on every reader, FUZZ_S=60 seconds each (HARNESS=trace,champsim,loadmap,elf,link,overlap)"
 	@echo "make formal   SymbiYosys proofs of the primitives and the planted-bug checks (FORMAL=flow,...)"
+	@echo "make coverage Verilator line/toggle/cover-point coverage of the RTL under the lock-step tests (build/coverage/)"
+	@echo "make soak     seeded random lock-step runs of every unit for SOAK_S seconds (SEED= replays) + shipped traces"
 	@echo "make fpga BOARD=ulx3s|icebreaker [DEVICE=85f|25f|12f] [UNITS=path,rap,dcr,bbv] [BAUD=115200]"
 	@echo "              board bitstream and build/fpga/<board>/report.json; fails when timing is not met (docs/boards.md)"
 	@echo "make fpga-prog BOARD=...  load that bitstream with openFPGALoader / iceprog"
@@ -177,7 +179,7 @@ synth-all: deps-venv
 # fails; the Verilated RTL inside the CLI keeps the normal flags.
 SAN_BUILD   ?= build-san
 SANITIZERS  ?= address,undefined
-SAN_TARGETS := hwprof model_tests hwprof_fake_board hwprof_vboard fuzz_trace_replay fuzz_champsim_replay fuzz_loadmap_replay fuzz_elf_replay fuzz_link_replay
+SAN_TARGETS := hwprof model_tests hwprof_fake_board hwprof_vboard fuzz_trace_replay fuzz_champsim_replay fuzz_loadmap_replay fuzz_elf_replay fuzz_link_replay fuzz_overlap_replay
 sanitize: deps-apt
 	cmake -S . -B $(SAN_BUILD) -G Ninja $(CMAKE_FLAGS) -DHWPROF_VENV=$(abspath $(VENV)) \
 	  -DHWPROF_SANITIZE=$(SANITIZERS)
@@ -190,7 +192,7 @@ sanitize: deps-apt
 # and names the input to add to fuzz/corpus/<harness>/ as a regression.
 FUZZ_BUILD  ?= build-fuzz
 FUZZ_S      ?= 60
-HARNESS     ?= trace,champsim,loadmap,elf,link
+HARNESS     ?= trace,champsim,loadmap,elf,link,overlap
 fuzz: deps-fuzz
 	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
 	  -DHWPROF_VENV=$(abspath $(VENV)) -DHWPROF_FUZZ=ON -DHWPROF_SANITIZE=$(SANITIZERS)
@@ -202,6 +204,46 @@ fuzz: deps-fuzz
 FORMAL      ?=
 formal: deps-formal
 	python3 formal/run.py --venv $(abspath $(VENV)) --out $(BUILD)/formal $(if $(FORMAL),--only $(FORMAL))
+
+# make coverage: every configuration Verilated with line, toggle (signals up
+# to COV_TOGGLE_W bits) and cover-point coverage in build-cov/, the lock-step
+# tests (CTest rtl.*) run, the counts merged (verilator_coverage) into
+# build/coverage/: summary.md (per module and per core, uncovered lines,
+# waivers from scripts/coverage_waivers.txt), coverage.info (lcov) and an
+# HTML report (genhtml). COV_TESTS= picks tests (a CTest regex).
+COV_BUILD    ?= build-cov
+COV_TOGGLE_W ?= 8
+COV_TESTS    ?= ^rtl\.
+COV_TARGETS  := tb_branch_queue tb_path_stack tb_hpt tb_path_profiler tb_markov tb_dcr tb_detector tb_rap tb_prim
+COVERAGE_APT_PACKAGES := lcov
+deps-coverage:
+	@$(MAKE) --no-print-directory deps-apt EXTRA_APT_PACKAGES="$(COVERAGE_APT_PACKAGES)"
+
+coverage: deps-coverage
+	cmake -S . -B $(COV_BUILD) -G Ninja $(CMAKE_FLAGS) -DHWPROF_VENV=$(abspath $(VENV)) \
+	  -DHWPROF_COVERAGE=ON -DHWPROF_COVERAGE_TOGGLE_W=$(COV_TOGGLE_W)
+	cmake --build $(COV_BUILD) -j $(JOBS) --target $(COV_TARGETS)
+	rm -rf $(COV_BUILD)/coverage-dat && mkdir -p $(COV_BUILD)/coverage-dat
+	-HWPROF_COVERAGE_DIR=$(abspath $(COV_BUILD))/coverage-dat \
+	  ctest --test-dir $(COV_BUILD) -j $(JOBS) --timeout 3000 -R '$(COV_TESTS)' > $(COV_BUILD)/coverage-ctest.log 2>&1
+	python3 scripts/coverage.py $(COV_BUILD)/coverage-dat --ctest-log $(COV_BUILD)/coverage-ctest.log --out $(BUILD)/coverage
+
+# make soak [SOAK_S=3600] [SEED=n] [SOAK_SEEDS=k]: seeded random lock-step
+# rounds over every unit until SOAK_S seconds, after the shipped traces
+# through every unit (scripts/soak.py); a fresh seed per round, printed.
+# make soak-short: the CI variant (gzip trace, one random round).
+SOAK_S     ?= 3600
+SOAK_SEEDS ?= 0
+SOAK_TBS   := $(COV_TARGETS)
+soak: deps
+	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) -DHWPROF_VENV=$(abspath $(VENV))
+	cmake --build $(BUILD) -j $(JOBS) --target $(SOAK_TBS)
+	python3 scripts/soak.py $(BUILD) --seconds $(SOAK_S) --seeds $(SOAK_SEEDS) $(if $(SEED),--seed $(SEED))
+
+soak-short: deps
+	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) -DHWPROF_VENV=$(abspath $(VENV))
+	cmake --build $(BUILD) -j $(JOBS) --target $(SOAK_TBS)
+	python3 scripts/soak.py $(BUILD) --short $(if $(SEED),--seed $(SEED))
 
 # make fpga: a board bitstream (scripts/fpga.py, docs/boards.md). Heavy (minutes
 # to an hour): not part of make sim.
@@ -218,7 +260,7 @@ fpga-prog:
 	scripts/fpga_prog.sh $(BOARD) $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD) waves
+	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD) $(COV_BUILD) waves
 
 # ---------------------------------------------------------------- RISC-V SoC
 # A freestanding C file with main() as an ELF for `hwprof soc run` (docs/soc.md).

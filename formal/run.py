@@ -47,6 +47,22 @@ PLANTED = [
      "W'(hwprof_prim_pkg::sat_add(64'(cnt_q[k]), 64'(add_i[k]), W))",
      "W'(64'(cnt_q[k]) + 64'(add_i[k]))",
      "counters wrap instead of saturating"),
+    ("branch_queue", "d2", "rtl/path_profiler/hwprof_branch_queue.sv",
+     ".out_ready_i(deq_ready_i),",
+     ".out_ready_i(deq_ready_i | enq_valid_i),",
+     "the head is dropped when a record arrives while the consumer stalls"),
+    ("path_stack", "prove_d4", "rtl/path_profiler/hwprof_path_stack.sv",
+     "2'b01:   count_d = (count1 == '0) ? count1 : count1 - CountW'(1);",
+     "2'b01:   count_d = count1 - CountW'(1);",
+     "a pop of an empty stack underflows the occupancy"),
+    ("path_stack", "bmc", "rtl/path_profiler/hwprof_path_stack.sv",
+     "assign below_w = fwd_q ? spill_q : rdata;",
+     "assign below_w = rdata;",
+     "a pop right after a spill reads the RAM instead of the bypass register"),
+    ("markov", "bram", "rtl/phase/hwprof_markov_predictor.sv",
+     "s1_sel_q     <= (train && prev_idx_q == idx) ? '0 : Cands'(1) << (32'(idx) >> LoW);",
+     "s1_sel_q     <= Cands'(1) << (32'(idx) >> LoW);",
+     "a phase that trains its own slot predicts the slot's stale word"),
 ]
 
 

@@ -14,6 +14,13 @@
 
 #include <verilated.h>
 #include <verilated_fst_c.h>
+#ifdef HWPROF_COVERAGE
+#include <unistd.h>
+#include <verilated_cov.h>
+
+#include <atomic>
+#include <cstdlib>
+#endif
 
 #include <cstdio>
 #include <memory>
@@ -59,6 +66,9 @@ class Harness {
     ctx_->commandArgs(0, static_cast<const char**>(nullptr));
     if (opt_.wave) ctx_->traceEverOn(true);
     top_ = std::make_unique<Top>(ctx_.get(), "top");
+#ifdef HWPROF_COVERAGE
+    name_ = wave_name;
+#endif
     if (opt_.wave) {
       fst_ = std::make_unique<VerilatedFstC>();
       top_->trace(fst_.get(), 99);
@@ -81,6 +91,9 @@ class Harness {
       fst_->close();
       merge_compare();
     }
+#ifdef HWPROF_COVERAGE
+    write_coverage();
+#endif
   }
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
@@ -121,6 +134,22 @@ class Harness {
   }
 
  private:
+#ifdef HWPROF_COVERAGE
+  // Coverage build only (make coverage): this model's counts go to
+  // $HWPROF_COVERAGE_DIR/<wave name>-<pid>-<n>.dat, merged by scripts/coverage.py.
+  void write_coverage() {
+    const char* dir = std::getenv("HWPROF_COVERAGE_DIR");
+    if (!dir || !*dir) return;
+    static std::atomic<unsigned> n{0};
+    std::string name = name_;
+    for (char& c : name)
+      if (c == '/' || c == ' ') c = '_';
+    const std::string path = std::string(dir) + "/" + name + "-" + std::to_string(::getpid()) + "-" +
+                             std::to_string(n++) + ".dat";
+    ctx_->coveragep()->write(path.c_str());
+  }
+  std::string name_;
+#endif
   void dump(uint64_t t) {
     if (fst_ && cycle_ >= opt_.wave_start && cycle_ <= opt_.wave_end) fst_->dump(t);
   }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -82,6 +83,11 @@ LoadedProfile load_profile(const std::string& file, const std::string& metric) {
           fmt::format("{}: paths[{}].length: {} is more than {}", file, i, len, model::kMaxMaxLen));
     w.key.length = static_cast<uint8_t>(len);
     w.weight = uint_field(file, i, p, metric.c_str());
+    // The overlap divides by the total: a sum that wraps would give any
+    // percentage (found by fuzz/fuzz_overlap.cpp).
+    if (w.weight > UINT64_MAX - lp.total)
+      throw std::runtime_error(
+          fmt::format("{}: paths[{}].{}: the {} weights add up to more than 2^64 - 1", file, i, metric, metric));
     lp.total += w.weight;
     lp.paths.push_back(w);
   }

@@ -518,6 +518,126 @@ module hwprof_path_stack #(
   // An emitted descriptor has an emitting depth inside the stack.
   `HWPROF_ASSERT(depth_in_range, out_valid_o |-> out_depth_q != '0 && out_depth_q <= CountW'(Depth))
 
+`ifdef FORMAL
+  // ---------------------------------------------------------------------
+  // Formal properties (make formal: formal/path_stack.sby with the harness
+  // formal/hwprof_path_stack_fv.sv, which resets the design in its first
+  // cycle; docs/verification.md). Immediate assertions only (the synthesis
+  // front end rejects SVA sequences); no effect on simulation or synthesis.
+  //
+  // Always (proved by k-induction, task prove):
+  //   * occupancy: count_q <= Depth and equals a reference occupancy that
+  //     applies steps 2, 4 and 5 one after the other (a pop of an empty
+  //     stack keeps 0: it never underflows; a push on a full stack keeps
+  //     Depth: the bottom is dropped), and the thermometer, empty/full flags
+  //     and tos_ext_q agree with it;
+  //   * MaxLen: an entry on the stack is shorter than MaxLen; an emitted
+  //     descriptor has at most MaxLen branches, exactly MaxLen when split;
+  //   * counting: an overflow is counted exactly when a push finds Depth
+  //     entries, an empty pop exactly when a pop finds none;
+  //   * the output register holds (valid and data) until taken; the
+  //     emitting depth is in 1..Depth.
+  // With HWPROF_FV_STACK_DATA (bounded, task bmc: the RAM words are not
+  // visible to an induction):
+  //   * storage: entry 1 (RAM read register or bypass) equals the entry of a
+  //     reference shift-register stack, after any spill/fill pattern;
+  //   * no lost branch: branches taken (updates) = branches on the stack +
+  //     branches emitted + branches discarded with an overflowed bottom.
+  logic f_past_q = 1'b0;
+  always_ff @(posedge clk_i) f_past_q <= 1'b1;
+
+  logic [CountW-1:0] f_count_q, f_count_d;
+  always_comb begin
+    f_count_d = count_q;
+    if (create) f_count_d = CountW'(1);
+    if (op_pop && f_count_d != '0) f_count_d = f_count_d - CountW'(1);
+    if (op_push && f_count_d != CountW'(Depth)) f_count_d = f_count_d + CountW'(1);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) f_count_q <= '0;
+    else if (go) f_count_q <= f_count_d;
+  end
+
+  logic f_out_hold_q;
+  logic [$bits(entry_t)+2+CountW-1:0] f_out_q;
+  always_ff @(posedge clk_i) begin
+    f_out_hold_q <= rst_ni && out_valid_o && !out_ready_i;
+    f_out_q      <= {out_ent_q, out_split_q, out_frame_end_q, out_depth_q};
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      assert (count_q <= CountW'(Depth));
+      assert (count_q == f_count_q);
+      if (go) assert (count_d == f_count_d);
+      for (int unsigned i = 0; i < Depth; i++) assert (therm_q[i] == (32'(count_q) > i));
+      assert (empty_q == (count_q == '0));
+      assert (full_q == (count_q == CountW'(Depth)));
+      assert (tos_ext_q == (empty_q ? '0 : ent_q[0].ext));
+      if (count_q != '0) assert (32'(ent_q[0].length) < MaxLen);
+      if (out_valid_q) begin
+        assert (32'(out_ent_q.length) <= MaxLen);
+        if (out_split_q) assert (32'(out_ent_q.length) == MaxLen);
+        assert (out_depth_q != '0 && out_depth_q <= CountW'(Depth));
+      end
+      assert (st_inc[2] == (go && op_push && !op_pop && count1 == CountW'(Depth)));
+      assert (st_inc[1] == (go && op_pop && count1 == '0));
+      if (f_past_q && f_out_hold_q) begin
+        assert (out_valid_q);
+        assert ({out_ent_q, out_split_q, out_frame_end_q, out_depth_q} == f_out_q);
+      end
+    end
+  end
+
+  // Reachability (task cover): overflow, a split, an empty pop, a full stack
+  // drained by pops.
+  always_comb begin
+    if (rst_ni) begin
+      cover (go && overflow);
+      cover (go && split);
+      cover (go && empty_pop);
+      cover (go && fill && count_q == CountW'(Depth));
+    end
+  end
+
+`ifdef HWPROF_FV_STACK_DATA
+  if (Depth > 1) begin : gen_fv_data
+    entry_t     f_stk_q [Depth];  // reference stack entries 1..Depth-1
+    logic [7:0] f_in_q, f_out_len_q, f_on_stack;
+    always_ff @(posedge clk_i) begin
+      if (spill) begin
+        for (int i = Depth - 1; i >= 2; i--) f_stk_q[i] <= f_stk_q[i-1];
+        f_stk_q[1] <= spill_data;
+      end else if (fill) begin
+        for (int i = 1; i < Depth - 1; i++) f_stk_q[i] <= f_stk_q[i+1];
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        f_in_q      <= '0;
+        f_out_len_q <= '0;
+      end else if (go) begin
+        f_in_q      <= f_in_q + 8'(op_upd);
+        f_out_len_q <= f_out_len_q + (emit ? 8'(emit_ent.length) : 8'd0)
+                       + (overflow ? 8'(f_stk_q[Depth-1].length) : 8'd0);
+      end
+    end
+    always_comb begin
+      f_on_stack = (count_q != '0) ? 8'(ent_q[0].length) : 8'd0;
+      for (int unsigned i = 1; i < Depth; i++) begin
+        if (32'(count_q) > i) f_on_stack = f_on_stack + 8'(f_stk_q[i].length);
+      end
+    end
+    always_comb begin
+      if (rst_ni) begin
+        if (multi_q) assert (below == f_stk_q[1]);
+        assert (f_in_q == f_out_len_q + f_on_stack);
+      end
+    end
+  end
+`endif
+`endif
+
 endmodule
 
 `default_nettype wire

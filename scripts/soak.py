@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""make soak: long seeded random lock-step runs of every RTL unit, plus the
+shipped real traces through every unit (docs/verification.md "Soak").
+
+  scripts/soak.py BUILD [--seconds S] [--seed N] [--seeds K] [--short] [--out DIR]
+
+Phase 1 runs every lock-step test that replays a shipped trace
+(tests/traces/) once, in every test executable. Phase 2 repeats, until
+--seconds have passed, a round over every test executable with the seeded
+random tests (gtest filter *Random*), each round with a fresh base seed
+(printed; SEED=<n> on the command line replays a round exactly, --seed
+fixes the first round's seed) and each test's own seed sweep (or K seeds
+per test with --seeds K: SEEDS=K). A failure
+stops the soak and prints the command that reproduces it. --short (CI):
+phase 1 on the gzip trace only and a single round of phase 2.
+"""
+import argparse
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+# Every lock-step test executable (tb/), in the order the soak visits them.
+TBS = ["tb_prim", "tb_branch_queue", "tb_path_stack", "tb_hpt", "tb_path_profiler",
+       "tb_markov", "tb_dcr", "tb_detector", "tb_rap"]
+SHIPPED_FILTER = "*Shipped*:*RealTrace*:*Real*:*Gzip*"
+RANDOM_FILTER = "*Random*"
+
+
+def run(build, tb, gfilter, env_extra, log):
+    exe = Path(build) / "tb" / tb
+    env = dict(os.environ, **env_extra)
+    cmd = [str(exe), f"--gtest_filter={gfilter}", "--gtest_brief=1"]
+    t0 = time.time()
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    secs = time.time() - t0
+    out = p.stdout + p.stderr
+    log.write(f"$ {' '.join(f'{k}={v}' for k, v in env_extra.items())} {' '.join(cmd)}\n{out}\n")
+    ran = 0
+    for ln in out.splitlines():
+        if ln.startswith("[==========]") and "ran" in ln:
+            ran = int(ln.split()[1])
+    repro = " ".join(f"{k}={v}" for k, v in env_extra.items()) + " " + " ".join(cmd)
+    return p.returncode == 0, ran, secs, repro.strip()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("build")
+    ap.add_argument("--seconds", type=float, default=3600)
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--seeds", type=int, default=0,
+                    help="seeds per random test (SEEDS=); 0: each test's own sweep, which also checks that "
+                         "the sweep reaches its corners (overflow, split, ...), so fewer seeds can fail those checks")
+    ap.add_argument("--short", action="store_true")
+    ap.add_argument("--out", default="", help="log directory (default BUILD/soak)")
+    a = ap.parse_args()
+    missing = [tb for tb in TBS if not (Path(a.build) / "tb" / tb).exists()]
+    if len(missing) == len(TBS):
+        sys.exit(f"soak: no test executable in {a.build}/tb (make soak builds them)")
+    for tb in missing:
+        print(f"[soak] warning: {a.build}/tb/{tb} not built: skipped (make soak builds it)")
+    tbs = [tb for tb in TBS if tb not in missing]
+    out = Path(a.out) if a.out else Path(a.build) / "soak"
+    out.mkdir(parents=True, exist_ok=True)
+    log = open(out / "soak.log", "w")
+    t_start = time.time()
+    tests = 0
+    failures = []
+
+    def step(tb, gfilter, env_extra, label):
+        nonlocal tests
+        ok, ran, secs, repro = run(a.build, tb, gfilter, env_extra, log)
+        log.flush()
+        tests += ran
+        print(f"[soak] {label:<8} {tb:<17} {ran:4d} tests {secs:7.1f} s  {'PASS' if ok else 'FAIL'}", flush=True)
+        if not ok:
+            failures.append(repro)
+            print(f"[soak]   reproduce: {repro}\n[soak]   log: {out / 'soak.log'}", flush=True)
+        return ok
+
+    print(f"[soak] phase 1: shipped traces through every unit ({'gzip only' if a.short else 'every trace'})")
+    for tb in tbs:
+        gf = SHIPPED_FILTER if not a.short else ":".join(f"{f}gzip*" for f in ("*Shipped*", "*RealTrace*"))
+        if not step(tb, gf, {}, "shipped"):
+            break
+    rounds = 0
+    rng = random.SystemRandom()
+    seed = a.seed if a.seed is not None else rng.randrange(1, 2**31)
+    print(f"[soak] phase 2: seeded random lock-step, {a.seeds or 'the default'} seeds per test, "
+          f"{'one round' if a.short else f'{a.seconds:.0f} s'}")
+    while not failures:
+        print(f"[soak] round {rounds + 1}: SEED={seed}" + (f" SEEDS={a.seeds}" if a.seeds else ""), flush=True)
+        for tb in tbs:
+            env_extra = {"SEED": str(seed)}
+            if a.seeds:
+                env_extra["SEEDS"] = str(a.seeds)
+            if not step(tb, RANDOM_FILTER, env_extra, "random"):
+                break
+        rounds += 1
+        if a.short or time.time() - t_start >= a.seconds:
+            break
+        seed = rng.randrange(1, 2**31)
+    wall = time.time() - t_start
+    summary = (f"[soak] {rounds} random rounds, {tests} test runs, {wall:.0f} s wall, "
+               f"{len(failures)} failing")
+    print(summary)
+    (out / "summary.txt").write_text(summary + "\n" + "".join(f"reproduce: {r}\n" for r in failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
