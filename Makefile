@@ -7,8 +7,8 @@ BUILD       ?= build
 JOBS        ?= $(shell nproc)
 VENV        ?= .venv
 HWPROF      := $(BUILD)/host/cli/hwprof
-TRACE       ?= tests/traces/gzip.hwpt.zst
-ENGINE      ?= model
+TRACE       ?= tests/traces/perl.hwpt.zst
+ENGINE      ?= rtl
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
 APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git \
@@ -48,7 +48,7 @@ SYNTH_ARGS  = $(if $(CORES),--core $(CORES)) $(if $(DEVICES),--device $(DEVICES)
 
 help:
 	@echo "make sim      build everything and run the whole regression (CTest)"
-	@echo "make run      replay a shipped real trace through the cores: TRACE=... ENGINE=model|rtl"
+	@echo "make run      the path profiler on a shipped real trace: records/clock, hot paths with symbols (TRACE=... ENGINE=rtl|model)"
 	@echo "make lint     Verilator -Wall lint of every RTL core + synthesis front-end parse + FuseSoC lint target"
 	@echo "make regs     regenerate the register packages, model headers and doc tables from data/regs/*.json"
 	@echo "make wave TEST=<ctest name>  rerun one test with FST tracing, open GTKWave (NO_GUI=1: file only)"
@@ -119,8 +119,6 @@ sim: deps build
 	ctest --test-dir $(BUILD) -j $(JOBS) --output-on-failure --timeout 1500
 
 run: build
-	$(HWPROF) profile --unit queue --engine $(ENGINE) $(TRACE)
-	@echo
 	$(HWPROF) profile --unit path --top 15 --engine $(ENGINE) $(TRACE)
 
 lint: deps

@@ -36,7 +36,7 @@ def profile(trace, *args):
 
 lines = ["# hwprof benchmarks", "",
          f"Command: `make bench`. Machine: {machine()}. Date: {time.strftime('%Y-%m-%d')}.", "",
-         "## Branch queue: retire overhead vs queue depth", "",
+         "## Branch queue: retire overhead vs queue depth (the paper's latency model: a study, not the pipelined front end)", "",
          "Ideal retire stage of the given width (no other stalls); the profiler is busy per record",
          "fwd 1, bwd 5, call 2, ret 3, ind 5 cycles (paper 000 section 7.3). Depth 0 = no queue.", "",
          "| trace | retire width | records | insns | depth 0 | depth 1 | depth 2 | depth 4 | depth 8 |",

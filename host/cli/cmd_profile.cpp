@@ -272,7 +272,10 @@ void run_path(const ProfileOpts& o, const Global& g, const PathEngine& engine) {
   fmt::print("  HPT          {} sets x {} ways = {} entries, policy {}, index {}{}, metric {} (CTRL {:02x})\n",
              o.sets, o.ways, entries, o.policy, o.index, o.skew ? " skewed" : "", o.metric, cfg.hpt_ctrl);
   fmt::print("  records      {} branch records{}, {} descriptors ({} incomplete)\n", fs.records,
-             run.cycles ? fmt::format(" in {} clock cycles", run.cycles) : std::string(), fs.emitted,
+             run.cycles ? fmt::format(" in {} clock cycles ({:.4f} records/clock)", run.cycles,
+                                      double(fs.records) / double(run.cycles))
+                        : std::string(),
+             fs.emitted,
              fs.incomplete);
   fmt::print("  HPT stats    {} inserted: {} hits ({:.1f}%), {} fills, {} replacements, {} rejects; "
              "{} saturations, {} incomplete ignored; {} of {} entries valid\n",
