@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
@@ -25,6 +26,7 @@
 #include "fabricate.h"
 #include "loadmap.h"
 #include "progress.h"
+#include "symbolize.h"
 #include "timing.h"
 #include "trace.h"
 
@@ -48,6 +50,7 @@ struct CritpathOpts {
   std::string cpi_out;
   bool ignore_build_id = false;
   bool no_mem_deps = false;
+  bool no_symbols = false;
 };
 
 std::string hex(uint64_t v) { return fmt::format("0x{:x}", v); }
@@ -199,6 +202,11 @@ void run_critpath(const CritpathOpts& o, const Global& g) {
     return a->c.critical != b->c.critical ? a->c.critical > b->c.critical : a->pc < b->pc;
   });
   if (top.size() > o.top) top.resize(o.top);
+  // Symbols of the top instructions (ELF symbol tables and DWARF lines through
+  // the load map; a bare address when unknown, never an error).
+  sym::Symbolizer syms = o.no_symbols ? sym::Symbolizer() : sym::Symbolizer::from_map(map_path);
+  std::map<uint64_t, sym::Location> locs;
+  for (const Row* r : top) locs[r->pc] = syms.lookup(r->pc);
 
   const double cpi = double(run.stream_cycles) / double(run.modelled);
   const double cpi_tr = double(an.cycles()) / double(an.instructions());
@@ -216,7 +224,8 @@ void run_critpath(const CritpathOpts& o, const Global& g) {
   json topj = json::array();
   for (const Row* r : top)
     topj.push_back({{"pc", hex(r->pc)}, {"disasm", dec.disasm(r->pc)}, {"dynamic", r->c.dynamic},
-                    {"critical", r->c.critical}, {"loc", r->c.loc()}});
+                    {"critical", r->c.critical}, {"loc", r->c.loc()}, {"sym", locs[r->pc].sym()},
+                    {"source", locs[r->pc].source()}});
   json summary = {{"records", run.records},
                   {"instructions", run.instructions},
                   {"modelled", run.modelled},
@@ -304,10 +313,13 @@ void run_critpath(const CritpathOpts& o, const Global& g) {
     fmt::print(" {} {:.1f}%", analyses::to_string(analyses::Edge(e)),
                an.path_cycles() ? 100.0 * double(an.edge_cycles()[e]) / double(an.path_cycles()) : 0.0);
   fmt::print("  (of {} path cycles)\n", an.path_cycles());
-  fmt::print("\ntop {} by critical count        dynamic   critical    LoC  disassembly\n", top.size());
-  for (const Row* r : top)
-    fmt::print("  {:<18} {:>12} {:>10} {:>6.3f}  {}\n", hex(r->pc), r->c.dynamic, r->c.critical, r->c.loc(),
-               dec.disasm(r->pc));
+  fmt::print("\ntop {} by critical count        dynamic   critical    LoC  disassembly / symbol  source\n", top.size());
+  for (const Row* r : top) {
+    const sym::Location& l = locs[r->pc];
+    fmt::print("  {:<18} {:>12} {:>10} {:>6.3f}  {:<36}  {}  {}\n", hex(r->pc), r->c.dynamic, r->c.critical,
+               r->c.loc(), dec.disasm(r->pc), l.sym(), l.source());
+  }
+  for (const std::string& n : syms.notes()) fmt::print("  note         symbols: {}\n", n);
 }
 
 }  // namespace
@@ -320,6 +332,7 @@ void add_critpath_command(CLI::App& app, Global& g) {
   c->add_option("trace", o->trace, "trace (recorded or fabricated; its load map TRACE.map names the ELF files)")
       ->required();
   c->add_option("--map", o->map, "load map of the trace (default TRACE.map)");
+  c->add_flag("--no-symbols", o->no_symbols, "do not name the top instructions' functions and source lines");
   c->add_option("--tracelet-len", o->tracelet_len, "instructions per analysed tracelet")->capture_default_str();
   c->add_option("--rob", o->rob, "reorder-buffer entries")->capture_default_str();
   c->add_option("--fetch", o->fetch, "instructions fetched / dispatched per cycle")->capture_default_str();

@@ -138,4 +138,18 @@ expect cpi-out-alone "--cpi-out: needs --cpi-interval" critpath "$t" --cpi-out "
 expect interval-zero "--cpi-out: needs --cpi-interval" critpath "$t" --cpi-interval 0 --cpi-out "$dir/x.json"
 expect unwritable "-o $dir/no/such/db.json: cannot create" critpath "$t" -o "$dir/no/such/db.json"
 if [ -e "$dir/x.json" ]; then echo "FAIL a failed run left output"; fail=1; fi
+
+# Symbols of the top instructions: every entry names its object (and, where
+# the ELF has symbols, its function); --no-symbols leaves bare addresses.
+p="$traces/perl.hwpt.zst"
+if out=$("$hwprof" -q critpath "$p" --top 5 --json 2>/dev/null); then
+  got=$(echo "$out" | jq -c '[.summary.top[] | (.sym | test("^[^!+ ]+(![^ ]+)?(\\+0x[0-9a-f]+)?$"))] | all')
+  check "top instructions are named object!function+0xoff" "$got" true
+  got=$(echo "$out" | jq -c '[.summary.top[] | .sym | startswith("perl!")] | any')
+  check "the perl interpreter's own functions are among them" "$got" true
+else
+  echo "FAIL critpath --json on perl: $out"; fail=1
+fi
+got=$("$hwprof" -q critpath "$p" --top 5 --json --no-symbols 2>/dev/null | jq -c '[.summary.top[] | .sym == .pc] | all')
+check "--no-symbols: bare addresses" "$got" true
 exit $fail
