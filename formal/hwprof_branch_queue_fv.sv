@@ -57,65 +57,12 @@ module hwprof_branch_queue_fv #(
   wire enq = enq_valid_i && enq_ready;
   wire deq = deq_valid && deq_ready_i;
 
+  // Reference occupancy and two tracked records (hwprof_fv_queue_ref).
   logic [CountW:0] occ_q;
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) occ_q <= '0;
-    else occ_q <= occ_q + (CountW+1)'(enq) - (CountW+1)'(deq);
-  end
-
-  // Tracked records: *_in = in the queue, *_pos = records ahead of it.
-  logic a_in_q, a_done_q, b_in_q, b_done_q;
-  logic [CountW:0] a_pos_q, b_pos_q;
-  logic [W-1:0] a_data_q, b_data_q;
-  wire take_a = enq && track_a_i && !a_in_q && !a_done_q;
-  wire take_b = enq && track_b_i && !take_a && (a_in_q || a_done_q) && !b_in_q && !b_done_q;
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      a_in_q <= 1'b0; a_done_q <= 1'b0; b_in_q <= 1'b0; b_done_q <= 1'b0;
-      a_pos_q <= '0; b_pos_q <= '0;
-    end else begin
-      if (take_a) begin
-        a_in_q <= 1'b1;
-        a_data_q <= enq_data_i;
-        a_pos_q <= occ_q - (CountW+1)'(deq);
-      end else if (a_in_q && deq) begin
-        if (a_pos_q == '0) begin
-          a_in_q <= 1'b0;
-          a_done_q <= 1'b1;
-        end else a_pos_q <= a_pos_q - 1'b1;
-      end
-      if (take_b) begin
-        b_in_q <= 1'b1;
-        b_data_q <= enq_data_i;
-        b_pos_q <= occ_q - (CountW+1)'(deq);
-      end else if (b_in_q && deq) begin
-        if (b_pos_q == '0) begin
-          b_in_q <= 1'b0;
-          b_done_q <= 1'b1;
-        end else b_pos_q <= b_pos_q - 1'b1;
-      end
-    end
-  end
-
-  always_comb begin
-    if (rst_ni && !init_q) begin
-      assert (occ_q <= (CountW+1)'(Depth));
-      assert (count == occ_q[CountW-1:0]);
-      assert (enq_ready == (occ_q != (CountW+1)'(Depth)));
-      assert (deq_valid == (occ_q != '0));
-      if (a_in_q) begin
-        assert (a_pos_q < occ_q);
-        if (a_pos_q == '0) assert (deq_data == a_data_q);
-      end
-      if (b_in_q) begin
-        assert (b_pos_q < occ_q);
-        if (b_pos_q == '0) assert (deq_data == b_data_q);
-        if (a_in_q) assert (b_pos_q > a_pos_q);
-        assert (a_in_q || a_done_q);
-      end
-    end
-  end
+  hwprof_fv_queue_ref #(.Width(W), .Depth(Depth)) ref_q (
+    .clk_i, .flush_i(!rst_ni), .check_i(rst_ni && !init_q),
+    .push_i(enq), .push_data_i(enq_data_i), .pop_i(deq), .track_a_i, .track_b_i,
+    .count_i(count), .in_ready_i(enq_ready), .out_valid_i(deq_valid), .out_data_i(deq_data), .occ_o(occ_q));
 
   // Held until taken; latency 1 into an empty queue.
   logic past_ok_q, past_hold_q, past_enq_empty_q;
@@ -140,13 +87,6 @@ module hwprof_branch_queue_fv #(
     end
   end
 
-  // Reachability: full, and both tracked records out.
-  always_comb begin
-    if (rst_ni && !init_q) begin
-      cover (occ_q == (CountW+1)'(Depth));
-      cover (b_done_q);
-    end
-  end
 endmodule
 
 `default_nettype wire

@@ -52,66 +52,12 @@ module hwprof_fifo_sync_fv #(
   wire push = in_valid_i && in_ready;
   wire pop  = out_valid && out_ready_i;
 
-  // Reference occupancy.
-  logic [CountW:0] occ_q;
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni || clear_i) occ_q <= '0;
-    else occ_q <= occ_q + (CountW+1)'(push) - (CountW+1)'(pop);
-  end
-
-  // Tracked entries: *_in = in the queue, *_pos = entries ahead of it.
-  logic a_in_q, a_done_q, b_in_q, b_done_q;
-  logic [CountW:0] a_pos_q, b_pos_q;
-  logic [Width-1:0] a_data_q, b_data_q;
-  wire take_a = push && track_a_i && !a_in_q && !a_done_q;
-  wire take_b = push && track_b_i && !take_a && (a_in_q || a_done_q) && !b_in_q && !b_done_q;
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni || clear_i) begin
-      a_in_q <= 1'b0; a_done_q <= 1'b0; b_in_q <= 1'b0; b_done_q <= 1'b0;
-      a_pos_q <= '0; b_pos_q <= '0;
-    end else begin
-      if (take_a) begin
-        a_in_q <= 1'b1;
-        a_data_q <= in_data_i;
-        a_pos_q <= occ_q - (CountW+1)'(pop);
-      end else if (a_in_q && pop) begin
-        if (a_pos_q == '0) begin
-          a_in_q <= 1'b0;
-          a_done_q <= 1'b1;
-        end else a_pos_q <= a_pos_q - 1'b1;
-      end
-      if (take_b) begin
-        b_in_q <= 1'b1;
-        b_data_q <= in_data_i;
-        b_pos_q <= occ_q - (CountW+1)'(pop);
-      end else if (b_in_q && pop) begin
-        if (b_pos_q == '0) begin
-          b_in_q <= 1'b0;
-          b_done_q <= 1'b1;
-        end else b_pos_q <= b_pos_q - 1'b1;
-      end
-    end
-  end
-
-  always_comb begin
-    if (rst_ni && !init_q) begin
-      assert (occ_q <= (CountW+1)'(Depth));
-      assert (count == occ_q[CountW-1:0]);
-      assert (in_ready == (occ_q != (CountW+1)'(Depth)));
-      assert (out_valid == (occ_q != '0));
-      if (a_in_q) begin
-        assert (a_pos_q < occ_q);
-        if (a_pos_q == '0) assert (out_data == a_data_q);
-      end
-      if (b_in_q) begin
-        assert (b_pos_q < occ_q);
-        if (b_pos_q == '0) assert (out_data == b_data_q);
-        if (a_in_q) assert (b_pos_q > a_pos_q);
-        assert (a_in_q || a_done_q);
-      end
-    end
-  end
+  // Reference occupancy and two tracked entries (hwprof_fv_queue_ref).
+  logic [CountW:0] occ;
+  hwprof_fv_queue_ref #(.Width(Width), .Depth(Depth)) ref_q (
+    .clk_i, .flush_i(!rst_ni || clear_i), .check_i(rst_ni && !init_q),
+    .push_i(push), .push_data_i(in_data_i), .pop_i(pop), .track_a_i, .track_b_i,
+    .count_i(count), .in_ready_i(in_ready), .out_valid_i(out_valid), .out_data_i(out_data), .occ_o(occ));
 
   // Output held while not taken (and not cleared).
   always_ff @(posedge clk_i) begin
@@ -122,13 +68,6 @@ module hwprof_fifo_sync_fv #(
     end
   end
 
-  // Reachability: full, drained after full, both tracked entries out.
-  always_comb begin
-    if (rst_ni && !init_q) begin
-      cover (occ_q == (CountW+1)'(Depth));
-      cover (b_done_q);
-    end
-  end
 endmodule
 
 `default_nettype wire
