@@ -177,7 +177,8 @@ synth-all: deps-venv
 # fails; the Verilated RTL inside the CLI keeps the normal flags.
 SAN_BUILD   ?= build-san
 SANITIZERS  ?= address,undefined
-SAN_TARGETS := hwprof model_tests hwprof_fake_board hwprof_vboard fuzz_trace_replay fuzz_champsim_replay fuzz_loadmap_replay fuzz_elf_replay fuzz_link_replay fuzz_overlap_replay
+SAN_TARGETS := hwprof model_tests hwprof_fake_board hwprof_vboard fuzz_trace_replay fuzz_champsim_replay fuzz_loadmap_replay fuzz_elf_replay fuzz_link_replay fuzz_overlap_replay \
+  soc_workloads
 sanitize: deps-apt
 	cmake -S . -B $(SAN_BUILD) -G Ninja $(CMAKE_FLAGS) -DHWPROF_VENV=$(abspath $(VENV)) \
 	  -DHWPROF_SANITIZE=$(SANITIZERS)

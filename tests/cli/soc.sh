@@ -28,6 +28,10 @@ contains() {  # name file substring
   if grep -qF -- "$3" "$2"; then echo "ok   $1"; else echo "FAIL $1: no '$3' in:"; cat "$2"; fail=1; fi
 }
 model() { "$hwprof" -q profile --unit path --engine model --json "$@" | sed 's/"engine": "model"/"engine": "soc"/'; }
+same() {  # name a b: both non-empty and equal (two failed runs must not compare equal)
+  if [ -s "$2" ] && cmp -s "$2" "$3"; then echo "ok   $1"; else
+    echo "FAIL $1 differs (or is empty)"; diff "$2" "$3" | head -20; fail=1; fi
+}
 
 # 1. hardware profile = model profile of the written trace
 for w in crc interp; do
@@ -35,15 +39,13 @@ for w in crc interp; do
   "$hwprof" -q soc run "$elfdir/$w.elf" -o "$t" --json > "$dir/$w.soc" 2> "$dir/$w.err"
   check "$w.exit" "$?" 0
   model "$t" > "$dir/$w.model"
-  if cmp -s "$dir/$w.soc" "$dir/$w.model"; then echo "ok   $w.json = model"; else
-    echo "FAIL $w.json differs from the model"; diff "$dir/$w.soc" "$dir/$w.model" | head -20; fail=1; fi
+  same "$w.json = model" "$dir/$w.soc" "$dir/$w.model"
   contains "$w.uart.stderr" "$dir/$w.err" "$w: "
 done
 opts=(--mode wpp --policy lfu --metric events)
 "$hwprof" -q soc run "$elfdir/hash.elf" -o "$dir/o.hwpt" --json "${opts[@]}" > "$dir/o.soc" 2>/dev/null
 model "$dir/o.hwpt" "${opts[@]}" > "$dir/o.model"
-if cmp -s "$dir/o.soc" "$dir/o.model"; then echo "ok   options.json = model"; else
-  echo "FAIL options.json"; diff "$dir/o.soc" "$dir/o.model" | head; fail=1; fi
+same "options.json = model" "$dir/o.soc" "$dir/o.model"
 
 # 2. trace, load map, text report
 "$hwprof" trace validate "$dir/crc.hwpt.zst" > "$dir/v.txt" 2>&1
@@ -101,9 +103,7 @@ if command -v qemu-system-riscv32 > /dev/null; then
     check "qemu.$w.exit" "$?" 0
     "$hwprof" trace cat "$dir/$w.hwpt.zst" > "$dir/$w.soc.txt"
     "$hwprof" trace cat "$dir/$w.qemu.hwpt.zst" > "$dir/$w.qemu.txt"
-    if cmp -s "$dir/$w.soc.txt" "$dir/$w.qemu.txt"; then
-      echo "ok   qemu.$w = soc ($(($(wc -l < "$dir/$w.soc.txt") - 1)) records)"
-    else echo "FAIL qemu.$w differs from the SoC"; diff "$dir/$w.soc.txt" "$dir/$w.qemu.txt" | head; fail=1; fi
+    same "qemu.$w = soc ($(($(wc -l < "$dir/$w.soc.txt") - 1)) records)" "$dir/$w.soc.txt" "$dir/$w.qemu.txt"
     contains "qemu.$w.uart" "$dir/$w.qemu.out" "${w%_imc}: "
   done
 else
