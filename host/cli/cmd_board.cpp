@@ -556,14 +556,7 @@ void run_board(BoardOpts& o, const Global& g) {
     plan.path_cfg.hpt_ctrl = ctrl.pack();
   }
   if (bu.rap) {
-    const auto& q = bu.rap->params;  // RangeW, Groups, QueueDepth, MaxBuf, BufDefault, CntW, TcamSlice
-    model::RapEngineConfig c;
-    c.range_bits = q[0];
-    c.groups = q[1];
-    c.queue_depth = q[2];
-    c.max_buf = q[3];
-    c.buf_default = q[4];
-    c.tcam_slice = q[6];
+    const model::RapEngineConfig c = link::rap_config_of(*bu.rap);
     rp.board_cfg = c;
     rp.tcam_slice = c.tcam_slice;
     if (plan.rap && rp.nodes > c.cap_max())
@@ -576,25 +569,10 @@ void run_board(BoardOpts& o, const Global& g) {
     plan.rap_cfg.buffer = rp.buffer;
   }
   if (bu.dcr) {
-    const auto& q = bu.dcr->params;  // Depth, SigEntries, MarkovEntries, IntervalReset
-    model::DcrParams d;
-    d.depth = q[0];
-    d.sig_entries = q[1];
-    d.markov_entries = q[2];
-    d.interval = q[3];
-    ph.dcr_params = d;
+    ph.dcr_params = link::dcr_params_of(*bu.dcr);
   }
   if (bu.bbv) {
-    const auto& q = bu.bbv->params;  // Counters, SigW, Entries, MarkovEntries, IntervalInsns, Threshold
-    model::DetectorParams d;
-    d.mode = model::DetectorMode::Bbv;
-    d.counters = q[0];
-    d.sig_w = q[1];
-    d.entries = q[2];
-    d.markov_entries = q[3];
-    d.interval = q[4];
-    d.threshold = q[5];
-    ph.bbv_params = d;
+    ph.bbv_params = link::bbv_params_of(*bu.bbv);
   }
   plan.interval = ph.interval;
   plan.threshold = ph.threshold;

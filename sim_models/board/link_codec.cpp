@@ -459,4 +459,48 @@ bool get_rap_beat(const uint8_t* p, size_t n, model::RapDumpBeat& b, bool& last)
   return rd.ok();
 }
 
+namespace {
+void need_params(const UnitInfo& u, size_t n, const char* what) {
+  if (u.params.size() != n) throw std::invalid_argument(std::string(what) + " unit needs " + std::to_string(n) + " parameters");
+}
+}  // namespace
+
+model::RapEngineConfig rap_config_of(const UnitInfo& u) {
+  need_params(u, 7, "RAP");
+  const auto& q = u.params;
+  model::RapEngineConfig c;
+  c.range_bits = q[0];
+  c.groups = q[1];
+  c.queue_depth = q[2];
+  c.max_buf = q[3];
+  c.buf_default = q[4];
+  c.tcam_slice = q[6];
+  return c;
+}
+
+model::DcrParams dcr_params_of(const UnitInfo& u) {
+  need_params(u, 4, "DCR");
+  const auto& q = u.params;
+  model::DcrParams d;
+  d.depth = q[0];
+  d.sig_entries = q[1];
+  d.markov_entries = q[2];
+  d.interval = q[3];
+  return d;
+}
+
+model::DetectorParams bbv_params_of(const UnitInfo& u) {
+  need_params(u, 6, "BBV");
+  const auto& q = u.params;
+  model::DetectorParams d;
+  d.mode = model::DetectorMode::Bbv;
+  d.counters = q[0];
+  d.sig_w = q[1];
+  d.entries = q[2];
+  d.markov_entries = q[3];
+  d.interval = q[4];
+  d.threshold = q[5];
+  return d;
+}
+
 }  // namespace hwprof::link

@@ -282,4 +282,14 @@ bool get_bbv_result(const uint8_t* p, size_t n, model::DetectorResult& r);
 void put_rap_beat(std::vector<uint8_t>& out, const model::RapDumpBeat& b, bool last);
 bool get_rap_beat(const uint8_t* p, size_t n, model::RapDumpBeat& b, bool& last);
 
+// The units' ID-block parameters as model configurations (docs/board_protocol.md,
+// INFO block; the host and the fake board read them the same way). Each throws
+// std::invalid_argument for a wrong number of parameters.
+/// RAP: RangeW, Groups, QueueDepth, MaxBuf, BufDefault, CntW, TcamSlice.
+model::RapEngineConfig rap_config_of(const UnitInfo& u);
+/// DCR: Depth, SigEntries, MarkovEntries, IntervalReset.
+model::DcrParams dcr_params_of(const UnitInfo& u);
+/// BBV: Counters, SigW, Entries, MarkovEntries, IntervalInsns, Threshold.
+model::DetectorParams bbv_params_of(const UnitInfo& u);
+
 }  // namespace hwprof::link

@@ -27,40 +27,15 @@ FakeBoard::FakeBoard(FakeBoardConfig cfg) : cfg_(std::move(cfg)) {
         if (q.size() != 6) throw std::invalid_argument("path profiler unit needs 6 parameters");
         x.path = std::make_unique<model::PathProfiler>(q[0], q[1], q[2], q[3], q[4]);
         break;
-      case UnitKind::Rap: {
-        if (q.size() != 7) throw std::invalid_argument("RAP unit needs 7 parameters");
-        model::RapEngineConfig c;
-        c.range_bits = q[0];
-        c.groups = q[1];
-        c.queue_depth = q[2];
-        c.max_buf = q[3];
-        c.buf_default = q[4];
-        c.tcam_slice = q[6];
-        x.rap = std::make_unique<model::RapEngine>(c);
+      case UnitKind::Rap:
+        x.rap = std::make_unique<model::RapEngine>(link::rap_config_of(u));
         break;
-      }
-      case UnitKind::Dcr: {
-        if (q.size() != 4) throw std::invalid_argument("DCR unit needs 4 parameters");
-        model::DcrParams d;
-        d.depth = q[0];
-        d.sig_entries = q[1];
-        d.markov_entries = q[2];
-        d.interval = q[3];
-        x.dcr = std::make_unique<model::DcrTracker>(d);
+      case UnitKind::Dcr:
+        x.dcr = std::make_unique<model::DcrTracker>(link::dcr_params_of(u));
         break;
-      }
-      case UnitKind::Bbv: {
-        if (q.size() != 6) throw std::invalid_argument("BBV unit needs 6 parameters");
-        model::DetectorParams d;
-        d.counters = q[0];
-        d.sig_w = q[1];
-        d.entries = q[2];
-        d.markov_entries = q[3];
-        d.interval = q[4];
-        d.threshold = q[5];
-        x.bbv = std::make_unique<model::PhaseDetector>(d);
+      case UnitKind::Bbv:
+        x.bbv = std::make_unique<model::PhaseDetector>(link::bbv_params_of(u));
         break;
-      }
       default:
         break;
     }
