@@ -75,6 +75,7 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
                                " bytes) outside the SoC's RAM (0x80000000, " + std::to_string(ram_bytes) + " bytes)");
 
   Harness<V> h(cfg.sim, "hwprof_soc", 1);
+  if (cfg.on_harness) cfg.on_harness();
   auto& t = h.top();
   SocResult res;
   auto idle_inputs = [&] {
@@ -141,6 +142,8 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
     model::BranchRecord rec;
   };
   std::deque<Seen> history;
+  std::string mismatch_report;  // the first mismatch (thrown at throw_at)
+  uint64_t throw_at = 0;
   const auto ev = static_cast<model::RvfiEvents>(cfg.ev_sel & 3);
   t.core_run_i = 1;
   const std::clock_t t0 = std::clock();
@@ -172,9 +175,29 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
                       e.retired == s.retired && e.records == s.records && e.dropped == s.dropped &&
                       e.traps == s.traps && e.intrs == s.intrs && e.order_gaps == s.order_gaps &&
                       e.halted == s.halted;
+      if (const auto& wc = h.wave_compare()) {  // traced: the comparison beside the RTL
+        const auto ew = e.out_data.pack(), aw = act.pack();
+        const struct {
+          const char* name;
+          uint64_t expected, actual;
+          bool care;
+        } f[] = {{"rec_valid", e.out_valid, t.rec_valid_o, true},
+                 {"rec.w0", ew[0], aw[0], e.out_valid},
+                 {"rec.w1", ew[1], aw[1], e.out_valid},
+                 {"rec.w2", ew[2], aw[2], e.out_valid},
+                 {"retired", e.retired, s.retired, true},
+                 {"records", e.records, s.records, true},
+                 {"dropped", e.dropped, s.dropped, true},
+                 {"traps", e.traps, s.traps, true},
+                 {"intrs", e.intrs, s.intrs, true},
+                 {"order_gaps", e.order_gaps, s.order_gaps, true},
+                 {"halted", e.halted, s.halted, true}};
+        wc->record(h.cycle(), f);
+        if (!ok) wc->set_marker(h.cycle());
+      }
       history.push_back({h.cycle(), r, bool(t.rec_valid_o), bool(t.rec_ready_o), act});
       if (history.size() > 12) history.pop_front();
-      if (!ok) {
+      if (!ok && mismatch_report.empty()) {
         h.flush();
         std::ostringstream m;
         m << "lock-step mismatch in rvfi_ingress on the SoC at cycle " << h.cycle() << " (" << elf << ")\n"
@@ -186,8 +209,11 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
           m << "    cycle " << x.cycle << ": rvfi valid=" << x.r.valid << " pc=" << hex(x.r.pc_rdata)
             << " insn=" << hex(x.r.insn) << " next=" << hex(x.r.pc_wdata) << " trap=" << x.r.trap
             << " | rec valid=" << x.rec_valid << " " << x.rec.str() << " ready=" << x.rec_ready << "\n";
-        throw std::runtime_error(m.str());
+        mismatch_report = m.str();
+        const uint64_t hold = cfg.on_mismatch ? cfg.on_mismatch(h.cycle(), mismatch_report) : 0;
+        throw_at = h.cycle() + hold;
       }
+      if (!mismatch_report.empty() && h.cycle() >= throw_at) throw std::runtime_error(mismatch_report);
       ++res.lockstep_cycles;
     }
     if (!stop_at && (t.exit_valid_o || t.core_trap_o)) stop_at = h.cycle();

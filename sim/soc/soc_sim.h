@@ -44,8 +44,18 @@ struct SocConfig {
   std::function<void(char)> on_uart;
   /// Called with every record the retire stream makes (the trace's records).
   std::function<void(const model::BranchRecord&)> on_record;
-  /// Lock-step the ingress cycle model against the hardware ingress.
+  /// Lock-step the ingress cycle model against the hardware ingress. When
+  /// the SoC's harness traces, every compared field goes into its waveform
+  /// beside the RTL (rtl.* / model.* / mismatch.*, sim/wave_compare.h).
   bool check_ingress = true;
+  /// Test-bench hooks of the failure waveform (tb/soc, docs/debugging.md):
+  /// on_harness right after the SoC's harness is built (a scoreboard binds
+  /// to it); on_mismatch at the first ingress mismatch with its harness cycle
+  /// and report (it may append to it), returning how many cycles to keep
+  /// running before the mismatch is thrown (the failure re-run records past
+  /// it). Unset: nothing.
+  std::function<void()> on_harness;
+  std::function<uint64_t(uint64_t cycle, std::string& report)> on_mismatch;
   /// "rv32i", "rv32imc" or "auto" (rv32imc when the ELF has compressed
   /// instructions, EF_RISCV_RVC; rv32i otherwise).
   std::string core = "auto";

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,7 +51,15 @@ class Scoreboard {
   std::string unit_;
   uint64_t seed_;
   size_t depth_;
-  std::deque<std::string> history_;
+  // The last `depth_` matched cycles, kept raw (a ring) and formatted only
+  // for a failure report: passing cycles pay a copy, not the formatting.
+  struct Seen {
+    uint64_t cycle = 0;
+    std::string inputs;
+    std::vector<Field> fields;
+  };
+  std::vector<Seen> ring_;
+  size_t ring_next_ = 0, ring_used_ = 0;
   std::string report_, note_;
   bool failed_ = false;
   uint64_t checked_ = 0;

@@ -6,7 +6,10 @@
 # arguments as hwprof_verilate), not into hwprof_rtl: nothing else links
 # them, and tb_prim then builds and runs without the units' libraries (it
 # takes the harness and its options from sim/ as sources).
-add_executable(tb_prim prim/prim_test.cpp common/sim_env.cpp ${CMAKE_SOURCE_DIR}/sim/sim_options.cpp)
+# The lock-step tests compare through the scoreboard (common/scoreboard.cpp,
+# common/fail_wave.cpp: failure waveforms, docs/debugging.md).
+add_executable(tb_prim prim/prim_test.cpp common/sim_env.cpp common/scoreboard.cpp common/fail_wave.cpp
+  ${CMAKE_SOURCE_DIR}/sim/sim_options.cpp)
 set(PRIM_DIR ${HWPROF_RTL_DIR}/prim)
 function(prim_verilate prefix top)
   set(params)
@@ -53,7 +56,9 @@ foreach(cfg "3;4;3" "4;1;1")
   prim_verilate(Vprim_stat_bank_n${n}_w${w}_a${a} hwprof_stat_bank N=${n} W=${w} AddW=${a})
 endforeach()
 
-set_source_files_properties(prim/prim_test.cpp common/sim_env.cpp ${CMAKE_SOURCE_DIR}/sim/sim_options.cpp PROPERTIES COMPILE_OPTIONS "${HWPROF_WARNINGS}")
+set_source_files_properties(prim/prim_test.cpp common/sim_env.cpp common/scoreboard.cpp common/fail_wave.cpp
+  ${CMAKE_SOURCE_DIR}/sim/sim_options.cpp PROPERTIES COMPILE_OPTIONS "${HWPROF_WARNINGS}")
+target_compile_definitions(tb_prim PRIVATE HWPROF_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_compile_options(tb_prim PRIVATE -O1 -Wno-unused-variable)
 target_include_directories(tb_prim PRIVATE common ${CMAKE_SOURCE_DIR}/sim ${CMAKE_SOURCE_DIR}/sim_models/common)
 target_include_directories(tb_prim SYSTEM PRIVATE ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)

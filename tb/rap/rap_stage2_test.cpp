@@ -8,7 +8,9 @@
 //     same cycle); directed cases written from the header by hand, then
 //     random valid/ready with bubbles and backpressure (SimEnv: SEED, SEEDS,
 //     IDLE_PCT, STALL_PCT), clears and resets mid-stream; every cycle
-//     in_ready, out_valid and out_data (while out_valid) are compared.
+//     in_ready, out_valid and out_data (while out_valid) are compared through
+//     the scoreboard (tb/common/cycle_check.h: failure waveform with rtl.*,
+//     model.*, mismatch.*; the directed cases check hand-written values).
 //     Depths 4, 16 and 5 (a depth that is not a power of two: pointer wrap).
 //   * rap_arbiter (rtl/rap/hwprof_rap_arbiter.sv, combinational): group tables built
 //     from real RapTree shapes (sim_models/rap/rap_tree.h): one entry per
@@ -22,6 +24,10 @@
 //   * rap_threshold (rtl/rap/hwprof_rap_threshold.sv, combinational): every output
 //     against rap_split_threshold() for random and extreme eps / n, RangeW
 //     2, 4, 8, 16, 32 with CntW 40 (the engine's) and 2, 32 with CntW 64.
+// The random comparisons with a model go through the scoreboard
+// (tb/common/cycle_check.h; the combinational tops get one harness cycle per
+// checked input), so a mismatch leaves the failure waveform with rtl.*,
+// model.* and mismatch.*; the directed cases check hand-written values.
 #include <gtest/gtest.h>
 
 #include <verilated.h>
@@ -51,6 +57,7 @@
 #include "Vrap_threshold_w32_c64.h"
 #include "Vrap_threshold_w4_c40.h"
 #include "Vrap_threshold_w8_c40.h"
+#include "cycle_check.h"
 #include "gtest_util.h"
 #include "harness.h"
 #include "rap_tree.h"
@@ -135,6 +142,7 @@ void queue_lockstep(unsigned depth, unsigned width) {
     t.in_valid_i = 0;
     t.out_ready_i = 0;
     t.in_data_i = 0;
+    hwprof::tb::CycleCheck chk("fifo_sync", s);  // after h: binds to it
     h.reset();
     QueueModel m(depth);
     bool pending = false;  // the source holds valid and data until accepted
@@ -158,14 +166,13 @@ void queue_lockstep(unsigned depth, unsigned width) {
       if (in.clear && m.size() > 0) ++clears;
       const QueueOut got = queue_drive(h, in);
       const QueueOut exp = m.step(in);
-      if (got.in_ready != exp.in_ready || got.out_valid != exp.out_valid ||
-          (exp.out_valid && got.data != exp.data))
-        h.flush();
-      ASSERT_EQ(got.in_ready, exp.in_ready) << "cycle " << h.cycle();
-      ASSERT_EQ(got.out_valid, exp.out_valid) << "cycle " << h.cycle();
-      if (exp.out_valid) {
-        ASSERT_EQ(got.data, exp.data) << "cycle " << h.cycle();
-      }
+      char desc[96];
+      std::snprintf(desc, sizeof desc, "clear=%d in_valid=%d in_data=0x%llx out_ready=%d", in.clear, in.in_valid,
+                    (unsigned long long)in.data, in.out_ready);
+      ASSERT_TRUE(chk(h.cycle(), desc,
+                      {{"in_ready", exp.in_ready, got.in_ready},
+                       {"out_valid", exp.out_valid, got.out_valid},
+                       {"out_data", exp.data, got.data, exp.out_valid}}));
       if (!exp.in_ready) ++full_cycles;
       const bool push = in.in_valid && exp.in_ready;
       const bool pop = exp.out_valid && in.out_ready;
@@ -210,16 +217,21 @@ void to_port(T& port, const Bits& b) {
   }
 }
 
-// One combinational Verilated top in its own context.
+// A combinational top (no clock, no reset) under the traced harness: the
+// harness's clk_i / rst_ni drive nothing; each checked input gets a cycle of
+// its own (tick()), so the scoreboard's cycle is the input's index and the
+// waveform (TRACE=1, or the failure re-run) shows one input per cycle.
+template <typename Top>
+struct Clockless : Top {
+  using Top::Top;
+  uint8_t clk_i = 0, rst_ni = 1;
+};
 template <typename Top>
 struct Comb {
-  std::unique_ptr<VerilatedContext> ctx = std::make_unique<VerilatedContext>();
-  std::unique_ptr<Top> top;
-  Comb() {
-    ctx->commandArgs(0, static_cast<const char**>(nullptr));
-    top = std::make_unique<Top>(ctx.get(), "top");
-  }
-  ~Comb() { top->final(); }
+  SimEnv env = SimEnv::from_env();
+  hwprof::tb::Harness<Clockless<Top>> h;
+  Clockless<Top>* top;
+  explicit Comb(uint64_t seed) : h(env, hwprof::tb::current_test_name(), seed), top(&h.top()) {}
 };
 
 // ------------------------------------------------------------ arbiter
@@ -260,7 +272,7 @@ ArbResult arb_eval(Comb<Top>& d, const std::vector<bool>& match, const std::vect
   }
   to_port(d.top->match_i, m);
   to_port(d.top->pdepth_i, p);
-  d.top->eval();
+  d.h.eval();
   return ArbResult{bool(d.top->hit_o), unsigned(d.top->idx_o), unsigned(d.top->pdepth_o)};
 }
 
@@ -281,12 +293,13 @@ void arbiter_lockstep(unsigned range_w, unsigned groups) {
   const unsigned seeds = env.seeds ? env.seeds : 6;
   const unsigned h = range_w / 2, dw = depth_w(range_w);
   const uint32_t vmask = range_w == 32 ? ~0u : (1u << range_w) - 1;
-  Comb<Top> d;
   std::map<int, uint64_t> by_depth;  // winning pdepth (-1: root) -> checks
   uint64_t checks = 0, max_internal = 0;
   for (uint64_t s = env.seed; s < env.seed + seeds; ++s) {
     SCOPED_TRACE("SEED=" + std::to_string(s) + " RangeW=" + std::to_string(range_w));
     std::mt19937_64 rng(s);
+    Comb<Top> d(s);
+    hwprof::tb::CycleCheck chk("rap_arbiter", s);  // after d's harness: binds to it
     RapParams p;
     p.range_bits = range_w;
     p.eps_q16 = 300 + uint32_t(rng() % 6000);
@@ -348,9 +361,11 @@ void arbiter_lockstep(unsigned range_w, unsigned groups) {
           exp = ArbResult{true, it->second, pd};
         }
         const ArbResult got = arb_eval(d, tab, key, range_w);
-        ASSERT_EQ(got.hit, exp.hit) << "key " << key << " step " << step;
-        ASSERT_EQ(got.idx, exp.idx) << "key " << key << " step " << step;
-        ASSERT_EQ(got.pdepth, exp.pdepth) << "key " << key << " step " << step;
+        char desc[96];
+        std::snprintf(desc, sizeof desc, "key=0x%x (table step %d, %u internal nodes)", unsigned(key), step, used);
+        ASSERT_TRUE(chk(d.h.cycle(), desc,
+                        {{"hit", exp.hit, got.hit}, {"idx", exp.idx, got.idx}, {"pdepth", exp.pdepth, got.pdepth}}));
+        d.h.tick();
         ++by_depth[exp.hit ? int(exp.pdepth) : -1];
         ++checks;
       }
@@ -381,17 +396,21 @@ template <typename Top>
 void threshold_check(unsigned range_w, unsigned cnt_w) {
   const SimEnv env = SimEnv::from_env();
   const uint64_t nmask = cnt_w >= 64 ? ~uint64_t{0} : (uint64_t{1} << cnt_w) - 1;
-  Comb<Top> d;
+  Comb<Top> d(env.seed);
+  hwprof::tb::CycleCheck chk("rap_threshold", env.seed);  // after d's harness: binds to it
   uint64_t checks = 0;
   auto check = [&](uint32_t eps, uint64_t n) {
     d.top->eps_i = eps;
     d.top->n_i = n;
-    d.top->eval();
+    d.h.eval();
     const uint64_t exp = rap_split_threshold(eps, range_w, n);
     ++checks;
-    return ::testing::AssertionResult(uint64_t(d.top->t_o) == exp)
-           << "RangeW " << range_w << " CntW " << cnt_w << " eps " << eps << " n " << n << ": rtl "
-           << uint64_t(d.top->t_o) << " model " << exp;
+    char desc[96];
+    std::snprintf(desc, sizeof desc, "RangeW=%u CntW=%u eps=%u n=0x%llx", range_w, cnt_w, unsigned(eps),
+                  (unsigned long long)n);
+    const bool ok = chk(d.h.cycle(), desc, {{"t", exp, uint64_t(d.top->t_o)}});
+    d.h.tick();
+    return ok;
   };
   // Extremes by hand: eps 0, 1, 1/2, 65535; n 0, 1, around 65536*H, 2^CntW-1.
   const uint64_t hq = uint64_t{65536} * (range_w / 2);
@@ -538,7 +557,7 @@ TEST(RapStage, EventQueueLockstepDepth5) { queue_lockstep<Vrap_event_queue_d5_w8
 
 // Directed, by hand (RangeW 8: H = 4, pdepth 0..3; Groups 16).
 TEST(RapStage, ArbiterDirected) {
-  Comb<Vrap_arbiter_w8_g16> d;
+  Comb<Vrap_arbiter_w8_g16> d(1);
   std::vector<bool> m(16, false);
   std::vector<unsigned> pd(16, 0);
   // No entry matches: the root (hit low, index 0, pdepth 0), whatever the pdepths say.
@@ -594,7 +613,7 @@ TEST(RapStage, ArbiterDirected) {
 // Bad input: an illegal table with two matches at one pdepth. The module
 // header defines the result: the indices are ORed (5 | 10 = 15 at pdepth 2).
 TEST(RapStage, ArbiterIllegalTableOrsIndices) {
-  Comb<Vrap_arbiter_w8_g16> d;
+  Comb<Vrap_arbiter_w8_g16> d(1);
   std::vector<bool> m(16, false);
   std::vector<unsigned> pd(16, 0);
   m[5] = m[10] = m[3] = true;

@@ -27,8 +27,10 @@
 //     -x-assign unique) on a same-address read during a write, so a missing
 //     forward is a mismatch.
 // Every output is compared every cycle (data masked where the header leaves
-// it undefined); the first mismatch prints the cycle, the seed, the inputs
-// and the last cycles of history. SEED / SEEDS / TRACE as in sim_env.h.
+// it undefined) through the scoreboard (tb/common/cycle_check.h): the first
+// mismatch prints the cycle, the seed, the inputs and the last cycles of
+// history, and leaves the failure waveform with rtl.* / model.* / mismatch.*
+// at that cycle. SEED / SEEDS / TRACE as in sim_env.h.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -54,6 +56,7 @@
 #include "Vrap_tcam_ram_w8_g8_s4.h"
 #include "Vrap_tcam_w32_g16.h"
 #include "Vrap_tcam_w8_g8.h"
+#include "cycle_check.h"
 #include "gtest_util.h"
 #include "harness.h"
 #include "sim_env.h"
@@ -87,24 +90,6 @@ unsigned depth_w(unsigned range_w) {  // $clog2(RangeW / 2 + 1)
   while ((1u << b) < h) ++b;
   return b;
 }
-
-/// The last few cycles' inputs, printed with a mismatch.
-class History {
- public:
-  void push(std::string s) {
-    if (h_.size() == 8) h_.pop_front();
-    h_.push_back(std::move(s));
-  }
-  std::string str() const {
-    std::string r = "\nlast cycles (oldest first):";
-    for (const auto& s : h_) r += "\n  " + s;
-    return r;
-  }
-  void clear() { h_.clear(); }
-
- private:
-  std::deque<std::string> h_;
-};
 
 /// The RAM TCAM's search key port (key_next_i) instead of key_i.
 template <typename T, typename = void>
@@ -383,6 +368,34 @@ std::string tcam_compare(const TcamOut& got, const TcamOut& exp, bool ram) {
   return s.str();
 }
 
+/// The scoreboard's fields of one TCAM cycle (the same compares as
+/// tcam_compare). `match` is one field: its bits the model leaves undefined
+/// (the RAM variant's entry being written) show the RTL's value in
+/// model.match too, so only the defined bits can differ.
+struct TcamFieldNames {
+  hwprof::tb::FieldNames pdepth;
+  explicit TcamFieldNames(unsigned groups) : pdepth("pdepth", groups) {}
+};
+std::vector<hwprof::tb::Field> tcam_fields(const TcamOut& got, const TcamOut& exp, bool ram,
+                                           const TcamFieldNames& n) {
+  std::vector<hwprof::tb::Field> f;
+  f.reserve(8 + exp.pdepth.size());
+  f.push_back({"match", (exp.match & exp.match_care) | (got.match & ~exp.match_care), got.match});
+  f.push_back({"valid", exp.valid, got.valid});
+  f.push_back({"sel", exp.sel, got.sel});
+  f.push_back({"rd_valid", exp.rd_valid, got.rd_valid, exp.rd_care});
+  f.push_back({"rd_pdepth", exp.rd_pdepth, got.rd_pdepth, exp.rd_data_care});
+  f.push_back({"rd_prefix", exp.rd_prefix, got.rd_prefix, exp.rd_prefix_care});
+  if (ram) {
+    f.push_back({"busy", exp.busy, got.busy});
+    f.push_back({"last", exp.last, got.last});
+  }
+  for (size_t e = 0; e < exp.pdepth.size(); ++e)
+    f.push_back({n.pdepth[unsigned(e)], uint64_t(exp.pdepth[e] < 0 ? 0 : exp.pdepth[e]), uint64_t(got.pdepth[e]),
+                 exp.pdepth[e] >= 0});
+  return f;
+}
+
 /// Coverage of a random TCAM run.
 struct TcamCov {
   uint64_t cycles = 0, sets = 0, set_inv_same = 0, clears = 0, clears_busy = 0, resets = 0, illegal_pd = 0,
@@ -400,11 +413,12 @@ void tcam_lockstep(Model proto, unsigned cycles_per_seed, unsigned default_seeds
     SCOPED_TRACE("SEED=" + std::to_string(s));
     std::mt19937_64 rng(s);
     Harness<Top> h(env, hwprof::tb::current_test_name(), s);
+    const TcamFieldNames names(groups);
+    hwprof::tb::CycleCheck chk(Model::kRam ? "rap_tcam_ram" : "rap_tcam", s);  // after h: binds to it
     tcam_idle(h.top());
     h.reset();
     Model m = proto;
     m.reset();
-    History hist;
     // Per-seed rates: sparse or dense control, so both quiet searching and
     // heavy churn are covered.
     // Clears, resets and invalidations rarer when a write takes long
@@ -415,7 +429,6 @@ void tcam_lockstep(Model proto, unsigned cycles_per_seed, unsigned default_seeds
       if (rng() % (3000 * slow) == 0) {  // asynchronous reset mid-stream
         h.reset(1 + unsigned(rng() % 3));
         m.reset();
-        hist.push("-- reset --");
         ++cov.resets;
       }
       const TcamTable& tab = m.table();
@@ -464,13 +477,11 @@ void tcam_lockstep(Model proto, unsigned cycles_per_seed, unsigned default_seeds
       }
       in.rd_idx = unsigned(rng() % groups);
       in.sel_pdepth = unsigned(rng() % (1u << dw));
-      hist.push("c" + std::to_string(h.cycle()) + " " + in.str());
       const bool collide = in.set && in.rd_idx == in.set_idx;
       const TcamOut got = tcam_drive(h, in, range_w, groups);
       const TcamOut exp = m.step(in);
-      const std::string diff = tcam_compare(got, exp, Model::kRam);
-      if (!diff.empty()) h.flush();
-      ASSERT_TRUE(diff.empty()) << "cycle " << h.cycle() << " seed " << s << ":" << diff << hist.str();
+      ASSERT_TRUE(chk(h.cycle(), in.str(), tcam_fields(got, exp, Model::kRam, names)))
+          << "model's view:" << tcam_compare(got, exp, Model::kRam);
       if (collide) ++cov.rd_collide;
       const uint64_t hits = exp.match & exp.match_care;
       if (hits) ++cov.hits;
@@ -515,7 +526,11 @@ template <typename Top, typename Model>
 class TcamBench {
  public:
   explicit TcamBench(Model m)
-      : env_(SimEnv::from_env()), h_(env_, hwprof::tb::current_test_name(), env_.seed), m_(std::move(m)) {
+      : env_(SimEnv::from_env()),
+        h_(env_, hwprof::tb::current_test_name(), env_.seed),
+        names_(m.table().groups()),
+        chk_(Model::kRam ? "rap_tcam_ram" : "rap_tcam", env_.seed),  // after h_: binds to it
+        m_(std::move(m)) {
     tcam_idle(h_.top());
     h_.reset();
     m_.reset();
@@ -524,8 +539,7 @@ class TcamBench {
   TcamOut cycle(const TcamIn& in) {
     const TcamOut got = tcam_drive(h_, in, m_.table().range_w(), m_.table().groups());
     const TcamOut exp = m_.step(in);
-    const std::string diff = tcam_compare(got, exp, Model::kRam);
-    EXPECT_TRUE(diff.empty()) << "cycle " << h_.cycle() << ":" << diff << " inputs " << in.str();
+    EXPECT_TRUE(chk_(h_.cycle(), in.str(), tcam_fields(got, exp, Model::kRam, names_)));
     h_.tick();
     return got;
   }
@@ -551,6 +565,8 @@ class TcamBench {
  private:
   SimEnv env_;
   Harness<Top> h_;
+  TcamFieldNames names_;
+  hwprof::tb::CycleCheck chk_;
   Model m_;
 };
 
@@ -654,6 +670,17 @@ struct CramOut {
   uint64_t cntb = 0;
 };
 
+/// The scoreboard's fields of one counter SRAM cycle (every row counter of
+/// port A and port B's counter, once the registered reads are defined).
+std::vector<hwprof::tb::Field> cram_fields(const CramOut& got, const CramOut& exp) {
+  static const char* const kRowa[4] = {"rowa_0", "rowa_1", "rowa_2", "rowa_3"};
+  std::vector<hwprof::tb::Field> f;
+  f.reserve(5);
+  for (unsigned k = 0; k < 4; ++k) f.push_back({kRowa[k], exp.rowa[k], got.rowa[k], exp.defined});
+  f.push_back({"cntb", exp.cntb, got.cntb, exp.defined});
+  return f;
+}
+
 /// Counter SRAM reference (rap_counter_ram header): 4 * Groups counters, zero
 /// after reset; one edge applies clear (all zero; a write at the clear's edge
 /// is dropped), else zero of a row, then the write (a write wins over a zero
@@ -723,16 +750,6 @@ CramOut cram_drive(Harness<Top>& h, const CramIn& in, unsigned cnt_w) {
   return o;
 }
 
-std::string cram_compare(const CramOut& got, const CramOut& exp) {
-  if (!exp.defined) return "";
-  std::ostringstream s;
-  s << std::hex;
-  for (unsigned k = 0; k < 4; ++k)
-    if (got.rowa[k] != exp.rowa[k]) s << " rowa[" << k << "] rtl 0x" << got.rowa[k] << " model 0x" << exp.rowa[k];
-  if (got.cntb != exp.cntb) s << " cntb rtl 0x" << got.cntb << " model 0x" << exp.cntb;
-  return s.str();
-}
-
 template <typename Top>
 void cram_lockstep(unsigned groups, unsigned cnt_w, unsigned cycles_per_seed, unsigned default_seeds) {
   const SimEnv env = SimEnv::from_env();
@@ -743,11 +760,11 @@ void cram_lockstep(unsigned groups, unsigned cnt_w, unsigned cycles_per_seed, un
     SCOPED_TRACE("SEED=" + std::to_string(s));
     std::mt19937_64 rng(s);
     Harness<Top> h(env, hwprof::tb::current_test_name(), s);
+    hwprof::tb::CycleCheck chk("rap_counter_ram", s);  // after h: binds to it
     cram_idle(h.top());
     h.reset();
     CramModel m(groups, cnt_w);
     m.reset();
-    History hist;
     // A few hot rows so reads, writes and zeroes meet often, also in big tables.
     std::vector<unsigned> hot(3);
     for (auto& x : hot) x = unsigned(rng() % groups);
@@ -757,7 +774,6 @@ void cram_lockstep(unsigned groups, unsigned cnt_w, unsigned cycles_per_seed, un
       if (rng() % 3000 == 0) {
         h.reset(1 + unsigned(rng() % 3));
         m.reset();
-        hist.push("-- reset --");
         ++resets;
       }
       CramIn in;
@@ -778,12 +794,9 @@ void cram_lockstep(unsigned groups, unsigned cnt_w, unsigned cycles_per_seed, un
         in.rb_row = row();
         in.rb_col = unsigned(rng() % 4);
       }
-      hist.push("c" + std::to_string(h.cycle()) + " " + in.str());
       const CramOut got = cram_drive(h, in, cnt_w);
       const CramOut exp = m.step(in);
-      const std::string diff = cram_compare(got, exp);
-      if (!diff.empty()) h.flush();
-      ASSERT_TRUE(diff.empty()) << "cycle " << h.cycle() << " seed " << s << ":" << diff << hist.str();
+      ASSERT_TRUE(chk(h.cycle(), in.str(), cram_fields(got, exp)));
       const bool wr = in.we && !in.clear;
       if (wr && in.ra == in.wrow) ++fwd_a;
       if (wr && in.rb_row == in.wrow && in.rb_col == in.wcol) ++fwd_b;
@@ -994,6 +1007,7 @@ TEST(RapStage, TcamRamLockstepRange8Groups8Slice2) {
 TEST(RapStage, CounterRamDirected) {
   const SimEnv env = SimEnv::from_env();
   Harness<Vrap_counter_ram_g8_c40> h(env, hwprof::tb::current_test_name(), env.seed);
+  hwprof::tb::CycleCheck chk("rap_counter_ram", env.seed);  // after h: binds to it
   cram_idle(h.top());
   h.reset();
   CramModel m(8, 40);
@@ -1001,8 +1015,7 @@ TEST(RapStage, CounterRamDirected) {
   auto cyc = [&](const CramIn& in) {
     const CramOut got = cram_drive(h, in, 40);
     const CramOut exp = m.step(in);
-    const std::string diff = cram_compare(got, exp);
-    EXPECT_TRUE(diff.empty()) << "cycle " << h.cycle() << ":" << diff << " inputs " << in.str();
+    EXPECT_TRUE(chk(h.cycle(), in.str(), cram_fields(got, exp)));
     h.tick();
     return got;
   };

@@ -3,7 +3,9 @@
 //  * each runs to exit 0 with its UART line;
 //  * run_soc() lock-steps the ingress' cycle model against the hardware
 //    ingress on PicoRV32's RVFI stream every cycle (a real stream for the
-//    ingress tests of tb/ingress/) and throws at the first mismatch;
+//    ingress tests of tb/ingress/) and throws at the first mismatch; the
+//    failure re-runs the test with the SoC traced around the mismatch
+//    (tb/common/fail_wave.h: rtl.* / model.* / mismatch.*, docs/debugging.md);
 //  * no record is dropped, none is lost between the ingress and the
 //    profiler, and the ingress' counters agree with the harness';
 //  * the hardware path profile read back through the dump port equals the
@@ -15,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "fail_wave.h"
 #include "path_profiler.h"
 #include "profiler_replay.h"
 #include "soc_sim.h"
@@ -48,6 +51,11 @@ SocRun run(const std::string& w, uint32_t ppcr, uint32_t ctrl, unsigned ev_sel =
   cfg.max_cycles = 20000000;
   cfg.on_uart = [&](char c) { r.uart += c; };
   cfg.on_record = [&](const model::BranchRecord& b) { r.records.push_back(b); };
+  tb::WaveBinding wave;  // the ingress comparison's failure waveform
+  cfg.on_harness = [&] { wave = tb::fail_wave_bind("rvfi_ingress"); };
+  cfg.on_mismatch = [&](uint64_t cycle, std::string& report) {
+    return tb::fail_wave_mismatch(wave, cycle, "rvfi_ingress", report);
+  };
   r.res = sim::run_soc(elf_of(w), cfg);
   return r;
 }

@@ -37,6 +37,17 @@ LAYOUTS = {
     "tb/rap/rap_engine.gtkw": ("tb/tb_rap", "RapEngine.PaperFig1Scenario"),
     "tb/board/board_core.gtkw": ("tb/tb_board", "BoardShell.InfoBeforeOpenAndNoSession"),
     "tb/ingress/rvfi_ingress.gtkw": ("tb/tb_rvfi_ingress", "Depths/Ingress.BackToBackBranchesOnePerClock/depth4"),
+    # The stage and primitive tests (their own loops through tb/common/cycle_check.h).
+    "tb/rap/rap_merge_buffer.gtkw": ("tb/tb_rap", "RapStage.MergeBufferLockstep"),
+    "tb/rap/rap_arbiter.gtkw": ("tb/tb_rap", "RapStage.ArbiterLockstepRange8Groups16"),
+    "tb/rap/rap_threshold.gtkw": ("tb/tb_rap", "RapStage.ThresholdLockstepRange8"),
+    "tb/rap/rap_tcam.gtkw": ("tb/tb_rap", "RapStage.TcamFfLockstepRange8Groups8"),
+    "tb/rap/rap_tcam_ram.gtkw": ("tb/tb_rap", "RapStage.TcamRamLockstepRange8Groups8Slice4"),
+    "tb/rap/rap_counter_ram.gtkw": ("tb/tb_rap", "RapStage.CounterRamLockstepGroups8"),
+    "tb/prim/fifo_sync.gtkw": ("tb/tb_prim", "PrimFifoSync.MatchesSyncFifoModelRamRead"),
+    "tb/prim/argmin_tree.gtkw": ("tb/tb_prim", "PrimArgmin.PipeGivesTheResultOneCycleLater"),
+    "tb/prim/ram_2p.gtkw": ("tb/tb_prim", "PrimRam2p.ReadsWrittenGranulesCollidingGranuleUndefined"),
+    "tb/prim/stat_bank.gtkw": ("tb/tb_prim", "PrimStatBank.CountersSaturateAndClearWins"),
     "sim/board_sc/vboard.gtkw": None,  # checked by cli.vboard's own run below
 }
 

@@ -108,8 +108,10 @@ std::string find_var(const std::map<std::string, fstHandle>& vars, const std::st
   return "";
 }
 
-/// Checks the FST and layout of a failure at the report's cycle.
-void check_failure_wave(const std::string& report, const std::string& fst) {
+/// Checks the FST and layout of a failure at the report's cycle; `rtl_signal`
+/// is one port of the unit's top (the RTL beside the comparison).
+void check_failure_wave(const std::string& report, const std::string& fst,
+                        const std::string& rtl_signal = "top.hwprof_hpt.in_valid_i") {
   std::smatch m;
   ASSERT_TRUE(std::regex_search(report, m, std::regex("at cycle (\\d+)"))) << report;
   const uint64_t cycle = std::stoull(m[1]);
@@ -133,7 +135,7 @@ void check_failure_wave(const std::string& report, const std::string& fst) {
     EXPECT_EQ(fst_value(fst, "cmp.mismatch", t - hwprof::sim::kWaveTicksPerCycle), "0");
   }
   // RTL signals are still there beside the comparison.
-  EXPECT_NE(find_var(vars, "top.hwprof_hpt.in_valid_i"), "");
+  EXPECT_NE(find_var(vars, rtl_signal), "") << fst;
 
   // The layout: every signal it names is in the FST; marker at the mismatch.
   const std::string gtkw = hwprof::sim::gtkw_path(fst);
@@ -209,6 +211,52 @@ TEST(WaveCompare, FailingTestLeavesAWaveformOfTheMismatch) {
   ASSERT_NE(at, std::string::npos) << text;
   check_failure_wave(text.substr(at), fst);
   EXPECT_NE(text.find("failure waveform (written when the test ends"), std::string::npos) << text;
+}
+
+/// Runs `filter` (a DISABLED_ test with a planted model fault) of another
+/// test binary without TRACE, as CTest would, and checks that the failure
+/// leaves the comparison waveform: the scoreboard's report names unit and
+/// cycle, the binary prints the gtkwave command, and the FST has rtl.*,
+/// model.* and mismatch.* of the first differing field at that cycle.
+void failing_test_of(const std::string& exe, const std::string& filter, const std::string& unit,
+                     const std::string& rtl_signal, const std::string& dir_name) {
+  SimEnv env = SimEnv::from_env();
+  const std::string dir = std::filesystem::absolute(env.wave_dir + "/" + dir_name).string();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string out = dir + "/out.txt";
+  const std::string cmd = "env -u TRACE -u FAIL_WAVE -u SEED -u SEEDS WAVE_DIR=" + dir + " " + exe +
+                          " --gtest_also_run_disabled_tests --gtest_filter=" + filter + " > " + out + " 2>&1";
+  const int rc = std::system(cmd.c_str());
+  EXPECT_NE(rc, 0) << filter << ": the failing test passed";
+  std::ifstream in(out);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(text, m, std::regex("\\[wave\\]   gtkwave -a (\\S+) (\\S+)"))) << text;
+  const std::string gtkw = m[1], fst = m[2];
+  EXPECT_EQ(gtkw, hwprof::sim::gtkw_path(fst));
+  EXPECT_EQ(fst.rfind(dir + "/", 0), 0u) << fst;
+  EXPECT_NE(fst.find(".mismatch.fst"), std::string::npos) << fst;
+  const size_t at = text.find("lock-step mismatch in " + unit + " at cycle");
+  ASSERT_NE(at, std::string::npos) << text;
+  check_failure_wave(text.substr(at), fst, rtl_signal);
+}
+
+// The RAP stage tests drive their tops themselves (tb/rap/rap_stage_test.cpp):
+// a model fault planted in the merge buffer's lock-step test leaves the
+// same failure waveform as a Lockstep unit's.
+TEST(WaveCompare, RapStageFailureLeavesAWaveformOfTheMismatch) {
+  failing_test_of(HWPROF_TB_RAP, "RapStage.DISABLED_MergeBufferFaultyModel", "rap_merge_buffer",
+                  "top.hwprof_rap_merge_buffer.in_valid_i", "wave_test_rap_stage");
+}
+
+// The primitive tests (tb/prim/prim_test.cpp), likewise: the fifo's
+// lock-step test with a model fault.
+TEST(WaveCompare, PrimFailureLeavesAWaveformOfTheMismatch) {
+  failing_test_of(HWPROF_TB_PRIM, "PrimFifoSync.DISABLED_FaultyModel", "fifo_sync",
+                  "top.hwprof_fifo_sync.in_valid_i", "wave_test_prim");
 }
 
 }  // namespace
