@@ -200,14 +200,14 @@ void run_rap2d(const RapProfileOpts& o, const Rap2dExtraOpts& x, const Global& g
   const double n_d = t.n() ? static_cast<double>(t.n()) : 1.0;
 
   // Symbols of the code ranges: the function of the lowest pc of the trace
-  // in the range, when a load map names it (--map, default TRACE.map).
+  // in the range, when a load map places it (--map, default TRACE.map).
   AddrNames names(o.trace, o.sym);
   auto code_sym = [&](uint32_t lo, uint32_t hi) -> std::string {
     if (!names.symbols()) return "";
     const auto pc = first_pc(pairs, lo, hi);
     if (!pc) return "";
     const sym::Location l = names.lookup_full(*pc);
-    return l.function.empty() ? "" : l.sym();
+    return l.object.empty() ? "" : l.sym();  // "obj!fn+off", or "obj+0xELF" in a stripped object
   };
   std::vector<std::string> hot_syms;
   for (const auto& h : hot) hot_syms.push_back(code_sym(h.rect.code_lo, h.rect.code_hi));

@@ -6,7 +6,7 @@
 # (subtree <= exact <= subtree + ancestors, and exact - subtree <= eps n + K w
 # without skipped splits), the text report agrees with the JSON, and the
 # Fig. 13 plot is a well-formed SVG with one shaded rectangle per hot
-# rectangle.
+# rectangle; the shipped load map names the code ranges (gzip+0x...).
 set -uo pipefail
 hwprof=$1
 traces=$2
@@ -75,6 +75,9 @@ lines = [l for l in txt.splitlines() if l.lstrip().startswith("code ")]
 assert len(lines) == len(hot), (len(lines), len(hot))
 for l, h in zip(lines, hot):
     assert ("code %s-%s data %s-%s d%d " % (h["code_lo"], h["code_hi"], h["data_lo"], h["data_hi"], h["depth"])) in l, (l, h)
+# The shipped load map (TRACE.map) places the pcs: gzip's code is named.
+assert any(h.get("code_sym", "").startswith("gzip") for h in hot), [h.get("code_sym") for h in hot]
+assert "gzip" in open(sys.argv[2]).read()
 print("%d hot rectangles, n = %d, %d nodes" % (len(hot), n, st["nodes"]))
 EOF
   then echo "ok   shipped $args: bounds hold"; else echo "FAIL shipped $args"; fail=1; fi
