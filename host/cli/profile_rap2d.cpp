@@ -102,6 +102,12 @@ void write_plot(const std::string& path, const model::Rap2dTree& t, const std::v
   const double n = t.n() ? static_cast<double>(t.n()) : 1.0;
   uint64_t maxc = 1;
   for (const auto& h : hot) maxc = std::max(maxc, h.carry);
+  // Opaque shades from light (cold) to dark blue (the hottest carry), so a
+  // nested hot rectangle shows its own heat, not the sum of the layers.
+  auto shade = [](double heat) {
+    auto mix = [heat](int lo, int hi) { return static_cast<int>(lo + (hi - lo) * (0.12 + 0.88 * heat) + 0.5); };
+    return fmt::format("#{:02x}{:02x}{:02x}", mix(0xf7, 0x08), mix(0xfb, 0x30), mix(0xff, 0x6b));
+  };
   // Outer rectangles first (pre-order lists ancestors first), so nested hot
   // rectangles are drawn on top of the ones that exclude them.
   for (const auto& h : hot) {
@@ -110,9 +116,9 @@ void write_plot(const std::string& path, const model::Rap2dTree& t, const std::v
     const double heat = static_cast<double>(h.carry) / static_cast<double>(maxc);
     const double pct = 100.0 * static_cast<double>(h.carry) / n;
     f << fmt::format(
-        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"#08306b\" fill-opacity=\"{:.3f}\" "
+        "<rect class=\"hot\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\" "
         "stroke=\"black\" stroke-width=\"0.8\"><title>code {}-{} x data {}-{} d{}: {:.2f}% (total {:.2f}%)</title></rect>\n",
-        xa0, yt, std::max(xa1 - xa0, 1.0), std::max(yb - yt, 1.0), 0.12 + 0.83 * heat, t.hex(h.rect.code_lo),
+        xa0, yt, std::max(xa1 - xa0, 1.0), std::max(yb - yt, 1.0), shade(heat), t.hex(h.rect.code_lo),
         t.hex(h.rect.code_hi), t.hex(h.rect.data_lo), t.hex(h.rect.data_hi), h.rect.depth, pct,
         100.0 * static_cast<double>(h.subtree) / n);
     f << fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"10\" fill=\"{}\">{:.1f}%</text>\n", xa0 + 3,

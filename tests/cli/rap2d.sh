@@ -68,7 +68,7 @@ for h in hot:
         assert ex - h["subtree"] <= h["depth"] * (thr + 1) <= eps * n + 32, h
     assert h["carry"] * 65536 > j["params"]["hot_q16"] * n, h
 svg = ET.parse(sys.argv[2]).getroot()
-rects = [e for e in svg.iter() if e.tag.endswith("rect") and e.get("fill") == "#08306b"]
+rects = [e for e in svg.iter() if e.tag.endswith("rect") and e.get("class") == "hot"]
 assert len(rects) == len(hot), (len(rects), len(hot))
 txt = open(sys.argv[3]).read()
 lines = [l for l in txt.splitlines() if l.lstrip().startswith("code ")]
