@@ -151,6 +151,7 @@ bench: deps build
 	python3 scripts/bench_critpath.py $(BUILD)
 	python3 scripts/bench_rap.py $(BUILD)
 	python3 scripts/bench_rap_accuracy.py $(BUILD)
+	python3 scripts/bench_rap2d_accuracy.py $(BUILD)
 	$(VENV)/bin/python scripts/bench_phase.py $(BUILD)
 	$(VENV)/bin/python scripts/bench_hpt.py $(BUILD)
 	python3 scripts/bench_units.py $(BUILD)

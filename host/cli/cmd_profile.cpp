@@ -20,6 +20,7 @@
 #include "profile_phase.h"
 #include "profiler_run.h"
 #include "profile_rap.h"
+#include "profile_rap2d.h"
 #include "progress.h"
 #include "retire_replay.h"
 #include "symbols.h"
@@ -305,8 +306,8 @@ void add_profile_command(CLI::App& app, Global& g) {
   auto* c = app.add_subcommand("profile", "replay a trace through a profiling core and print its report");
   c->add_option("--unit", o->unit, "core to run: queue (branch queue), path (path profiler: front end + HPT), "
                  "phase (DCR tracker, path-based or BBV phase detector), "
-                 "rap (range-adaptive profiler)")
-      ->check(CLI::IsMember({"queue", "path", "phase", "rap"}))
+                 "rap (range-adaptive profiler), rap2d (2-D RAP on code x data pairs, docs/rap2d.md)")
+      ->check(CLI::IsMember({"queue", "path", "phase", "rap", "rap2d"}))
       ->capture_default_str();
   c->add_option("--engine", o->engine, "golden model or Verilated RTL")
       ->check(CLI::IsMember({"model", "rtl"}))
@@ -352,6 +353,7 @@ void add_profile_command(CLI::App& app, Global& g) {
   c->add_option("--seed", o->seed, "seed for the RTL's random initial state")->capture_default_str();
   c->add_option("--wave", o->wave, "rtl: write an FST waveform of the run to FILE");
   add_rap_options(c, o->rap);
+  add_rap2d_options(c, o->rap2d);
   add_phase_options(c, o->phase);
   c->add_flag("--json", o->json, "machine-readable report (includes a stats object)");
   add_format_option(c, o->format);
@@ -380,6 +382,15 @@ void add_profile_command(CLI::App& app, Global& g) {
       o->rap.format = o->format;
       o->rap.sym = o->sym;
       run_rap(o->rap, g);
+      return;
+    }
+    if (o->unit == "rap2d") {
+      o->rap.engine = o->engine;
+      o->rap.trace = o->trace;
+      o->rap.json = o->json;
+      o->rap.format = o->format;
+      o->rap.sym = o->sym;
+      run_rap2d(o->rap, o->rap2d, g);
       return;
     }
     if (o->unit == "path") {

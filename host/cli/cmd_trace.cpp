@@ -84,6 +84,7 @@ void add_trace_commands(CLI::App& app, Global& g) {
       for (int k = 0; k < trace::kNumKinds; ++k)
         fmt::print("  {:<6} {:>12}  {:5.1f}%\n", trace::kind_name(static_cast<trace::Kind>(k)), info.kinds[k],
                    info.records ? 100.0 * double(info.kinds[k]) / double(info.records) : 0.0);
+      if (info.val_pcs) fmt::print("  val with pc {:>7}  (code x data pairs, docs/rap2d.md)\n", info.val_pcs);
     });
   }
   {

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "profile_phase.h"
 #include "profile_rap.h"
+#include "profile_rap2d.h"
 #include "profiler_run.h"
 #include "progress.h"
 #include "symbols.h"
@@ -47,6 +48,7 @@ struct ProfileOpts {
   PhaseProfileOpts phase;
   // --unit rap (profile_rap.h)
   RapProfileOpts rap;
+  Rap2dExtraOpts rap2d;  // --unit rap2d (docs/rap2d.md)
   /// --unit path with --json: the report goes here instead of stdout
   /// (hwprof board run --unit all).
   nlohmann::json* json_out = nullptr;

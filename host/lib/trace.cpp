@@ -140,10 +140,14 @@ class TextReader : public Reader {
       fail_line("kind", "unknown kind '" + std::string(fields_[0]) +
                             "' (expected br, jmp, ijmp, call, icall, ret or val)");
     if (r.kind == Kind::Val) {
-      if (nfields_ < 2 || nfields_ > 3)
-        fail_line("line", "a val record has 2 or 3 fields (val VALUE [WEIGHT]), found " + std::to_string(nfields_));
+      if (nfields_ < 2 || nfields_ > 4)
+        fail_line("line", "a val record has 2 or 3 fields (val VALUE [WEIGHT]), or 4 with the pc (val VALUE WEIGHT PC), found " + std::to_string(nfields_));
       r.value = hex(1, "value");
-      r.weight = nfields_ == 3 ? static_cast<uint32_t>(dec(2, "weight", UINT32_MAX)) : 1;
+      r.weight = nfields_ >= 3 ? static_cast<uint32_t>(dec(2, "weight", UINT32_MAX)) : 1;
+      if (nfields_ == 4) {
+        r.pc = hex(3, "pc");
+        r.has_pc = true;
+      }
     } else {
       static constexpr const char* kNames[] = {"kind", "pc", "target", "taken", "ilen", "insns", "events"};
       if (nfields_ != 7)
@@ -215,9 +219,17 @@ class BinaryReader : public Reader {
     if (kind >= kNumKinds) fail("kind", "unknown kind code " + std::to_string(kind));
     r.kind = static_cast<Kind>(kind);
     if (r.kind == Kind::Val) {
-      if (static_cast<unsigned>(tag) != kind) fail("tag", "val record with taken/ilen bits set");
+      // Tag 0x06: value, weight. Tag 0x0e (bit 3 set): value, weight, and
+      // zigzag(pc - the previous val record's pc) (docs/formats.md).
+      if (static_cast<unsigned>(tag) != kind && static_cast<unsigned>(tag) != (kind | 8u))
+        fail("tag", "val record with ilen bits set");
       r.value = varint("value");
       r.weight = u32("weight");
+      if (tag & 8) {
+        r.has_pc = true;
+        r.pc = prev_val_pc_ + static_cast<uint64_t>(unzigzag(varint("pc")));
+        prev_val_pc_ = r.pc;
+      }
     } else {
       r.taken = (tag >> 3) & 1;
       r.ilen = static_cast<uint8_t>(tag >> 4);
@@ -260,7 +272,7 @@ class BinaryReader : public Reader {
   }
 
   std::unique_ptr<ByteSource> src_;
-  uint64_t prev_next_ = 0, count_ = 0, rec_start_ = 0;
+  uint64_t prev_next_ = 0, prev_val_pc_ = 0, count_ = 0, rec_start_ = 0;
   bool done_ = false;
 };
 
@@ -287,14 +299,17 @@ bool parse_kind(std::string_view s, Kind& k) {
 
 bool Record::operator==(const Record& o) const {
   return kind == o.kind && pc == o.pc && target == o.target && taken == o.taken && ilen == o.ilen &&
-         insns == o.insns && events == o.events && value == o.value && weight == o.weight;
+         insns == o.insns && events == o.events && value == o.value && weight == o.weight &&
+         has_pc == o.has_pc;
 }
 
 std::string check_record(const Record& r) {
   if (r.kind == Kind::Val) {
     if (r.weight == 0) return "field 'weight': must be >= 1";
+    if (!r.has_pc && r.pc != 0) return "field 'pc': a val record without a pc must have pc 0";
     return {};
   }
+  if (r.has_pc) return "field 'pc': only val records carry has_pc";
   if (r.ilen == 0 || r.ilen > kMaxIlen)
     return "field 'ilen': " + std::to_string(r.ilen) + " is not an instruction length (1.." +
            std::to_string(kMaxIlen) + ")";
@@ -318,7 +333,7 @@ struct Writer::Impl {
   FILE* f = nullptr;
   std::unique_ptr<ByteSink> sink;
   Format fmt;
-  uint64_t prev_next = 0;
+  uint64_t prev_next = 0, prev_val_pc = 0;
   bool committed = false;
 };
 
@@ -371,7 +386,10 @@ void Writer::write(const Record& r) {
   if (impl_->fmt == Format::Text) {
     char buf[160];
     int n;
-    if (r.kind == Kind::Val)
+    if (r.kind == Kind::Val && r.has_pc)
+      n = std::snprintf(buf, sizeof buf, "val %llx %u %llx\n", static_cast<unsigned long long>(r.value), r.weight,
+                        static_cast<unsigned long long>(r.pc));
+    else if (r.kind == Kind::Val)
       n = std::snprintf(buf, sizeof buf, "val %llx %u\n", static_cast<unsigned long long>(r.value), r.weight);
     else
       n = std::snprintf(buf, sizeof buf, "%s %llx %llx %d %u %u %u\n", kind_name(r.kind).data(),
@@ -379,9 +397,13 @@ void Writer::write(const Record& r) {
                         r.taken ? 1 : 0, r.ilen, r.insns, r.events);
     s.write(buf, static_cast<size_t>(n));
   } else if (r.kind == Kind::Val) {
-    s.put(static_cast<uint8_t>(Kind::Val));
+    s.put(static_cast<uint8_t>(static_cast<unsigned>(Kind::Val) | (r.has_pc ? 8u : 0u)));
     put_varint(s, r.value);
     put_varint(s, r.weight);
+    if (r.has_pc) {
+      put_varint(s, zigzag(static_cast<int64_t>(r.pc - impl_->prev_val_pc)));
+      impl_->prev_val_pc = r.pc;
+    }
   } else {
     s.put(static_cast<uint8_t>(static_cast<unsigned>(r.kind) | (r.taken ? 8u : 0u) | (unsigned(r.ilen) << 4)));
     put_varint(s, zigzag(static_cast<int64_t>(r.pc - impl_->prev_next)));
@@ -434,6 +456,7 @@ Info scan(const std::string& path, const std::function<void(uint64_t, uint64_t)>
   while (rd->next(r)) {
     ++info.records;
     ++info.kinds[static_cast<size_t>(r.kind)];
+    if (r.has_pc) ++info.val_pcs;
     if (r.is_branch()) {
       info.instructions += r.insns;
       info.events += r.events;

@@ -28,7 +28,8 @@ bool parse_kind(std::string_view s, Kind& k);
 inline constexpr unsigned kMaxIlen = 15;
 
 /// One trace record. Branch records use pc..events; `Val` records use value
-/// and weight only (all other fields zero).
+/// and weight, and optionally pc (has_pc: the address of the instruction that
+/// made the access, for 2-D RAP, docs/rap2d.md); all other fields zero.
 struct Record {
   Kind kind = Kind::Br;
   uint64_t pc = 0;      ///< address of the branch
@@ -39,6 +40,7 @@ struct Record {
   uint32_t events = 0;  ///< metric events since the previous record
   uint64_t value = 0;   ///< Val: event value
   uint32_t weight = 0;  ///< Val: event weight (>= 1)
+  bool has_pc = false;  ///< Val: pc holds the accessing instruction's address (else pc = 0)
 
   bool is_branch() const { return kind != Kind::Val; }
   /// Address of the next instruction executed after this branch.
@@ -121,6 +123,7 @@ struct Info {
   uint64_t instructions = 0;  ///< sum of insns over branch records
   uint64_t events = 0;
   uint64_t kinds[kNumKinds] = {};
+  uint64_t val_pcs = 0;  ///< val records that carry a pc (has_pc)
   uint64_t bytes = 0;  ///< bytes read from the file
   Header header;
 };

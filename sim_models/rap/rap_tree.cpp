@@ -24,9 +24,9 @@ uint64_t mul_div_floor(uint64_t a, uint64_t n, uint64_t c) {
 
 }  // namespace
 
-void RapParams::validate() const {
-  if (range_bits < 2 || range_bits > kRapMaxRangeBits || range_bits % 2 != 0)
-    throw std::invalid_argument(fmt::format("RAP range_bits (W) must be even and 2..32, got {}", range_bits));
+void RapParams::validate(unsigned max_bits) const {
+  if (range_bits < 2 || range_bits > max_bits || range_bits % 2 != 0)
+    throw std::invalid_argument(fmt::format("RAP range_bits (W) must be even and 2..{}, got {}", max_bits, range_bits));
   if (eps_q16 >= kRapQ16One)
     throw std::invalid_argument(fmt::format("RAP eps_q16 must be 0..65535 (eps < 1), got {}", eps_q16));
   if (merge_first == 0) throw std::invalid_argument("RAP merge_first must be >= 1");
@@ -48,8 +48,9 @@ uint64_t rap_hot_threshold(uint32_t frac_q16, uint64_t n) { return mul_div_floor
 
 // ---------------------------------------------------------------- update
 
-void RapTree::init(const RapParams& p) {
-  p.validate();
+template <class V>
+void RapTreeT<V>::init(const RapParams& p) {
+  p.validate(kMaxBits);
   params_ = p;
   slots_.assign(1, Slot{});
   free_blocks_.clear();
@@ -60,14 +61,17 @@ void RapTree::init(const RapParams& p) {
   stats_ = RapStats{};
 }
 
-uint32_t RapTree::mask() const { return static_cast<uint32_t>(mask_of(params_.range_bits)); }
+template <class V>
+V RapTreeT<V>::mask() const { return static_cast<V>(mask_of(params_.range_bits)); }
 
-uint32_t RapTree::last_of(uint32_t prefix, unsigned depth) const {
+template <class V>
+V RapTreeT<V>::last_of(V prefix, unsigned depth) const {
   const unsigned s = shift(depth);
-  return prefix | static_cast<uint32_t>(mask_of(s));
+  return prefix | static_cast<V>(mask_of(s));
 }
 
-int32_t RapTree::find_leaf(uint32_t value) const {
+template <class V>
+int32_t RapTreeT<V>::find_leaf(V value) const {
   int32_t i = 0;
   while (slots_[i].kids >= 0) {
     const unsigned d = slots_[i].depth;
@@ -76,7 +80,8 @@ int32_t RapTree::find_leaf(uint32_t value) const {
   return i;
 }
 
-void RapTree::split(int32_t i) {
+template <class V>
+void RapTreeT<V>::split(int32_t i) {
   int32_t k;
   if (!free_blocks_.empty()) {
     k = free_blocks_.back();
@@ -88,7 +93,7 @@ void RapTree::split(int32_t i) {
   const unsigned d = slots_[i].depth + 1u;
   for (unsigned c = 0; c < kRapBranching; ++c) {
     Slot& s = slots_[k + c];
-    s.prefix = slots_[i].prefix | c << shift(d);
+    s.prefix = slots_[i].prefix | static_cast<V>(V{c} << shift(d));
     s.depth = static_cast<uint8_t>(d);
     s.count = 0;
     s.kids = -1;
@@ -99,7 +104,8 @@ void RapTree::split(int32_t i) {
   if (node_count_ > stats_.peak_nodes) stats_.peak_nodes = node_count_;
 }
 
-unsigned RapTree::merge_pass() {
+template <class V>
+unsigned RapTreeT<V>::merge_pass() {
   const uint64_t t = threshold();
   const unsigned h = params_.max_depth();
   // Internal nodes by depth, each depth in ascending prefix order (pre-order).
@@ -135,7 +141,8 @@ unsigned RapTree::merge_pass() {
   return merged;
 }
 
-RapUpdate RapTree::add(uint32_t value, uint64_t weight) {
+template <class V>
+typename RapTreeT<V>::RapUpdate RapTreeT<V>::add(V value, uint64_t weight) {
   if (weight > std::numeric_limits<uint64_t>::max() - n_)
     throw std::overflow_error("RAP total weight n would exceed 2^64 - 1");
   value &= mask();
@@ -187,19 +194,22 @@ RapUpdate RapTree::add(uint32_t value, uint64_t weight) {
   return u;
 }
 
-unsigned RapTree::finalize() {
+template <class V>
+unsigned RapTreeT<V>::finalize() {
   ++stats_.final_passes;
   return merge_pass();
 }
 
 // ---------------------------------------------------------------- read-out
 
-std::pair<uint32_t, unsigned> RapTree::lookup(uint32_t value) const {
+template <class V>
+std::pair<V, unsigned> RapTreeT<V>::lookup(V value) const {
   const int32_t i = find_leaf(value & mask());
   return {slots_[i].prefix, slots_[i].depth};
 }
 
-std::optional<uint64_t> RapTree::count_of(uint32_t prefix, unsigned depth) const {
+template <class V>
+std::optional<uint64_t> RapTreeT<V>::count_of(V prefix, unsigned depth) const {
   if (depth > params_.max_depth()) return std::nullopt;
   int32_t i = 0;
   while (slots_[i].depth < depth) {
@@ -210,7 +220,8 @@ std::optional<uint64_t> RapTree::count_of(uint32_t prefix, unsigned depth) const
   return slots_[i].count;
 }
 
-std::vector<RapNode> RapTree::nodes() const {
+template <class V>
+std::vector<typename RapTreeT<V>::RapNode> RapTreeT<V>::nodes() const {
   std::vector<RapNode> out;
   out.reserve(node_count_);
   // Pre-order: (slot, parent index in out).
@@ -243,16 +254,18 @@ std::vector<RapNode> RapTree::nodes() const {
   return out;
 }
 
-uint64_t RapTree::subtree_sum(int32_t i) const {
+template <class V>
+uint64_t RapTreeT<V>::subtree_sum(int32_t i) const {
   uint64_t s = slots_[i].count;
   if (slots_[i].kids >= 0)
     for (unsigned c = 0; c < kRapBranching; ++c) s += subtree_sum(slots_[i].kids + static_cast<int32_t>(c));
   return s;
 }
 
-void RapTree::estimate_rec(int32_t i, uint32_t lo, uint32_t hi, RapEstimate& e) const {
-  const uint32_t a = slots_[i].prefix;
-  const uint32_t b = last_of(a, slots_[i].depth);
+template <class V>
+void RapTreeT<V>::estimate_rec(int32_t i, V lo, V hi, RapEstimate& e) const {
+  const V a = slots_[i].prefix;
+  const V b = last_of(a, slots_[i].depth);
   if (b < lo || a > hi) return;  // disjoint
   if (lo <= a && b <= hi) {      // inside
     e.lower += subtree_sum(i);
@@ -263,7 +276,8 @@ void RapTree::estimate_rec(int32_t i, uint32_t lo, uint32_t hi, RapEstimate& e) 
     for (unsigned c = 0; c < kRapBranching; ++c) estimate_rec(slots_[i].kids + static_cast<int32_t>(c), lo, hi, e);
 }
 
-RapEstimate RapTree::estimate(uint32_t lo, uint32_t hi) const {
+template <class V>
+RapEstimate RapTreeT<V>::estimate(V lo, V hi) const {
   lo &= mask();
   hi &= mask();
   if (lo > hi) throw std::invalid_argument(fmt::format("RAP estimate: lo {:x} > hi {:x}", lo, hi));
@@ -273,7 +287,8 @@ RapEstimate RapTree::estimate(uint32_t lo, uint32_t hi) const {
   return e;
 }
 
-std::vector<RapHotRange> RapTree::hot_ranges(uint32_t frac_q16) const {
+template <class V>
+std::vector<typename RapTreeT<V>::RapHotRange> RapTreeT<V>::hot_ranges(uint32_t frac_q16) const {
   if (frac_q16 >= kRapQ16One) throw std::invalid_argument("RAP hot fraction must be < 1 (Q0.16 0..65535)");
   const std::vector<RapNode> nd = nodes();
   const uint64_t cut = rap_hot_threshold(frac_q16, n_);
@@ -303,11 +318,13 @@ std::vector<RapHotRange> RapTree::hot_ranges(uint32_t frac_q16) const {
   return out;
 }
 
-std::string RapTree::hex(uint32_t v) const {
+template <class V>
+std::string RapTreeT<V>::hex(V v) const {
   return fmt::format("{:0{}x}", v, (params_.range_bits + 3) / 4);
 }
 
-std::string RapTree::dump_text(bool hot_only, uint32_t frac_q16) const {
+template <class V>
+std::string RapTreeT<V>::dump_text(bool hot_only, uint32_t frac_q16) const {
   auto pct = [this](uint64_t x) { return n_ == 0 ? 0.0 : 100.0 * static_cast<double>(x) / static_cast<double>(n_); };
   std::string s;
   const std::vector<RapHotRange> hot = hot_ranges(frac_q16);
@@ -329,7 +346,8 @@ std::string RapTree::dump_text(bool hot_only, uint32_t frac_q16) const {
   return s;
 }
 
-bool RapTree::same_tree(const RapTree& o) const {
+template <class V>
+bool RapTreeT<V>::same_tree(const RapTreeT& o) const {
   if (n_ != o.n_ || node_count_ != o.node_count_) return false;
   const std::vector<RapNode> a = nodes(), b = o.nodes();
   for (size_t j = 0; j < a.size(); ++j)
@@ -337,9 +355,10 @@ bool RapTree::same_tree(const RapTree& o) const {
   return true;
 }
 
-RapTree RapTree::from_nodes(const RapParams& p, uint64_t n,
-                            const std::vector<std::tuple<uint32_t, unsigned, uint64_t>>& nodes) {
-  RapTree t(p);
+template <class V>
+RapTreeT<V> RapTreeT<V>::from_nodes(const RapParams& p, uint64_t n,
+                            const std::vector<std::tuple<V, unsigned, uint64_t>>& nodes) {
+  RapTreeT t(p);
   auto v = nodes;
   std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
     return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) < std::get<0>(b) : std::get<1>(a) < std::get<1>(b);
@@ -366,5 +385,8 @@ RapTree RapTree::from_nodes(const RapParams& p, uint64_t n,
   t.stats_.peak_nodes = peak;
   return t;
 }
+
+template class RapTreeT<uint32_t>;
+template class RapTreeT<uint64_t>;
 
 }  // namespace hwprof::model

@@ -67,8 +67,9 @@ struct RapParams {
   uint64_t merge_first = 1024;       ///< MergeFirst: n of the first scheduled merge, >= 1
 
   unsigned max_depth() const { return range_bits / 2; }
-  /// Throws std::invalid_argument naming the bad field.
-  void validate() const;
+  /// Throws std::invalid_argument naming the bad field. max_bits is the
+  /// tree's key width (32 for RapTree, 64 for RapTree64, docs/rap2d.md).
+  void validate(unsigned max_bits = kRapMaxRangeBits) const;
   /// round(f * 65536) for 0 <= f < 1 (the CLI's --eps); throws otherwise.
   static uint32_t q16(double fraction);
 };
@@ -79,8 +80,9 @@ uint64_t rap_split_threshold(uint32_t eps_q16, unsigned range_bits, uint64_t n);
 uint64_t rap_hot_threshold(uint32_t frac_q16, uint64_t n);
 
 /// What one add() did (the cycle model derives its stalls from this).
-struct RapUpdate {
-  uint32_t leaf_prefix = 0;    ///< the matched node (a leaf), before any split
+template <class V>
+struct RapUpdateT {
+  V leaf_prefix = 0;    ///< the matched node (a leaf), before any split
   unsigned leaf_depth = 0;
   uint64_t threshold = 0;      ///< SplitThreshold(n) with n after the update
   bool split = false;          ///< the leaf split
@@ -93,6 +95,7 @@ struct RapUpdate {
   uint64_t capacity_pass_nodes = 0;
   uint64_t scheduled_pass_nodes = 0;
 };
+using RapUpdate = RapUpdateT<uint32_t>;
 
 /// Counters since init().
 struct RapStats {
@@ -108,9 +111,10 @@ struct RapStats {
 };
 
 /// One node in the read-out (pre-order list, see the header comment).
-struct RapNode {
-  uint32_t prefix = 0;     ///< first value of the range (prefix bits left-aligned, low bits 0)
-  uint32_t last = 0;       ///< last value of the range
+template <class V>
+struct RapNodeT {
+  V prefix = 0;            ///< first value of the range (prefix bits left-aligned, low bits 0)
+  V last = 0;              ///< last value of the range
   unsigned depth = 0;      ///< 0..W/2; prefix length = 2 * depth bits
   uint64_t count = 0;      ///< the node's own counter
   uint64_t subtree = 0;    ///< count + all descendants' counts: a lower bound of the range's true count
@@ -119,6 +123,7 @@ struct RapNode {
   std::array<int, kRapBranching> children{{-1, -1, -1, -1}};  ///< indices in the list, -1 for a leaf
   bool leaf() const { return children[0] < 0; }
 };
+using RapNode = RapNodeT<uint32_t>;
 
 /// Bounds of the true weight of [lo, hi]: lower <= true <= upper.
 struct RapEstimate {
@@ -127,28 +132,40 @@ struct RapEstimate {
 };
 
 /// One hot range (spec 4.1).
-struct RapHotRange {
+template <class V>
+struct RapHotRangeT {
   int node = 0;             ///< index in nodes()
-  uint32_t prefix = 0;
-  uint32_t last = 0;
+  V prefix = 0;
+  V last = 0;
   unsigned depth = 0;
   uint64_t count = 0;       ///< the node's own counter
   uint64_t carry = 0;       ///< count + non-hot descendants (the weight shown, paper Fig. 7)
   uint64_t subtree = 0;     ///< count + all descendants (the hot sub-ranges included)
   unsigned hot_level = 0;   ///< number of hot proper ancestors (indentation)
 };
+using RapHotRange = RapHotRangeT<uint32_t>;
 
-class RapTree {
+/// The tree over V-bit keys: RapTree (uint32_t, W <= 32) is the 1-D profiler;
+/// RapTree64 (uint64_t, W <= 64) is the same algorithm on wider keys, which
+/// the 2-D tree uses on interleaved (code, data) pairs (docs/rap2d.md).
+template <class V>
+class RapTreeT {
  public:
-  RapTree() : RapTree(RapParams{}) {}
+  using Value = V;
+  using RapUpdate = RapUpdateT<V>;
+  using RapNode = RapNodeT<V>;
+  using RapHotRange = RapHotRangeT<V>;
+  static constexpr unsigned kMaxBits = 8 * sizeof(V);
+
+  RapTreeT() : RapTreeT(RapParams{}) {}
   /// Throws std::invalid_argument on bad parameters.
-  explicit RapTree(const RapParams& p) { init(p); }
+  explicit RapTreeT(const RapParams& p) { init(p); }
 
   /// Root only, count 0, n = 0, next_merge = MergeFirst, full clear, stats 0.
   void init(const RapParams& p);
   void reset() { init(params_); }
   /// One event (spec 4.1 Update). Throws std::overflow_error if n would wrap.
-  RapUpdate add(uint32_t value, uint64_t weight = 1);
+  RapUpdate add(V value, uint64_t weight = 1);
   /// One final merge pass at the current n; returns the groups merged.
   unsigned finalize();
 
@@ -161,13 +178,13 @@ class RapTree {
   const RapStats& stats() const { return stats_; }
 
   /// The node an event with this value would update: {prefix, depth}.
-  std::pair<uint32_t, unsigned> lookup(uint32_t value) const;
+  std::pair<V, unsigned> lookup(V value) const;
   /// The counter of node (prefix, depth), if it exists. prefix must be aligned.
-  std::optional<uint64_t> count_of(uint32_t prefix, unsigned depth) const;
+  std::optional<uint64_t> count_of(V prefix, unsigned depth) const;
   /// Every node in pre-order (ascending prefix, ancestors first).
   std::vector<RapNode> nodes() const;
   /// Lower and upper bounds of the weight in [lo, hi] (values modulo 2^W, lo <= hi).
-  RapEstimate estimate(uint32_t lo, uint32_t hi) const;
+  RapEstimate estimate(V lo, V hi) const;
   /// Hot ranges in pre-order (spec 4.1; paper 001 section 5.1).
   std::vector<RapHotRange> hot_ranges(uint32_t frac_q16 = kRapHotDefault) const;
 
@@ -179,32 +196,32 @@ class RapTree {
   /// (0.00 when n = 0). Every line ends in '\n'.
   std::string dump_text(bool hot_only = false, uint32_t frac_q16 = kRapHotDefault) const;
   /// A value in hex, ceil(W/4) digits (as in the dumps).
-  std::string hex(uint32_t v) const;
+  std::string hex(V v) const;
   /// Same (prefix, depth, count) nodes and the same n.
-  bool same_tree(const RapTree& o) const;
+  bool same_tree(const RapTreeT& o) const;
   /// Rebuilds a tree from a read-out (e.g. the RTL engine's dump): every node
   /// as (prefix, depth, count), in any order, and the total weight n. The
   /// shape must be a valid RAP tree (root present, 0 or 4 children); throws
   /// std::invalid_argument otherwise. Statistics stay zero except peak_nodes.
-  static RapTree from_nodes(const RapParams& p, uint64_t n,
-                            const std::vector<std::tuple<uint32_t, unsigned, uint64_t>>& nodes);
+  static RapTreeT from_nodes(const RapParams& p, uint64_t n,
+                             const std::vector<std::tuple<V, unsigned, uint64_t>>& nodes);
 
  private:
   struct Slot {
-    uint32_t prefix = 0;
+    V prefix = 0;
     uint8_t depth = 0;
     uint64_t count = 0;
     int32_t kids = -1;  ///< first of four contiguous child slots, -1 for a leaf
   };
 
-  uint32_t mask() const;
+  V mask() const;
   unsigned shift(unsigned depth) const { return params_.range_bits - 2 * depth; }  // low bits below a depth-d prefix
-  uint32_t last_of(uint32_t prefix, unsigned depth) const;
-  int32_t find_leaf(uint32_t value) const;
+  V last_of(V prefix, unsigned depth) const;
+  int32_t find_leaf(V value) const;
   bool fits() const { return params_.node_cap == 0 || node_count_ + kRapBranching <= params_.node_cap; }
   void split(int32_t i);
   unsigned merge_pass();
-  void estimate_rec(int32_t i, uint32_t lo, uint32_t hi, RapEstimate& e) const;
+  void estimate_rec(int32_t i, V lo, V hi, RapEstimate& e) const;
   uint64_t subtree_sum(int32_t i) const;
 
   RapParams params_;
@@ -216,5 +233,10 @@ class RapTree {
   bool full_ = false;
   RapStats stats_;
 };
+
+extern template class RapTreeT<uint32_t>;
+extern template class RapTreeT<uint64_t>;
+using RapTree = RapTreeT<uint32_t>;
+using RapTree64 = RapTreeT<uint64_t>;
 
 }  // namespace hwprof::model
