@@ -104,8 +104,9 @@ top=$(cd "$sw/.." && pwd)
 if command -v csmith > /dev/null && [ -f /usr/include/csmith/csmith.h ]; then
   # Fixed seed; small: few functions, shallow blocks, short arrays. Any
   # Csmith program is well defined and prints its checksum.
-  csmith --seed 3 --max-funcs 3 --max-block-depth 2 --no-packed-struct --no-bitfields --max-array-dim 2 \
-    --max-array-len-per-dim 4 --max-struct-fields 4 --max-expr-complexity 6 -o "$dir/cs.c" > /dev/null 2>&1
+  # (in $dir: csmith writes platform.info into its working directory)
+  (cd "$dir" && csmith --seed 3 --max-funcs 3 --max-block-depth 2 --no-packed-struct --no-bitfields \
+    --max-array-dim 2 --max-array-len-per-dim 4 --max-struct-fields 4 --max-expr-complexity 6 -o cs.c > /dev/null 2>&1)
   check csmith.gen "$?" 0
   if make -s -C "$top" soc-elf SRC="$dir/cs.c" OUT="$dir/cs.elf" EXTRA_CFLAGS="-I/usr/include/csmith -w" \
       > "$dir/cs.make" 2>&1; then
