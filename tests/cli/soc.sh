@@ -104,7 +104,9 @@ top=$(cd "$sw/.." && pwd)
 if command -v csmith > /dev/null && [ -f /usr/include/csmith/csmith.h ]; then
   # Fixed seed; small: few functions, shallow blocks, short arrays. Any
   # Csmith program is well defined and prints its checksum.
-  # (in $dir: csmith writes platform.info into its working directory)
+  # In $dir, with the target's sizes in platform.info (csmith reads it from
+  # its working directory, else writes the host's there): RV32, ilp32.
+  printf 'integer size = 4\npointer size = 4\n' > "$dir/platform.info"
   (cd "$dir" && csmith --seed 3 --max-funcs 3 --max-block-depth 2 --no-packed-struct --no-bitfields \
     --max-array-dim 2 --max-array-len-per-dim 4 --max-struct-fields 4 --max-expr-complexity 6 -o cs.c > /dev/null 2>&1)
   check csmith.gen "$?" 0
