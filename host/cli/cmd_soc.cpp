@@ -324,7 +324,7 @@ void run(SocOpts& o, const Global& g) {
   const record::ElfInfo ei = record::read_elf(o.elf);
   map.add(o.elf, std::filesystem::absolute(o.elf).string(), "main", ei, 0, 0);
   map.objects.back().insns = res.retired;
-  if (!temp) map.write(o.output + ".map");
+  map.write(o.output + ".map");  // also beside a temporary trace: the reports' symbols
 
   if (!g.quiet) {
     fmt::print(stderr,
@@ -423,7 +423,10 @@ void run(SocOpts& o, const Global& g) {
     }
     if (json) fmt::print("{}\n", j.dump(1));
   }
-  if (temp) std::filesystem::remove(o.output);
+  if (temp) {
+    std::filesystem::remove(o.output);
+    std::filesystem::remove(o.output + ".map");
+  }
   if (!res.exited || res.exit_code != 0) {
     fmt::print(stderr, "hwprof: soc: the program {}\n",
                res.exited ? fmt::format("exited with {}", res.exit_code) : std::string("trapped"));
