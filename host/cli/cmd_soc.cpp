@@ -1,9 +1,14 @@
 // hwprof soc run: a RISC-V program on the simulated SoC (PicoRV32 with the
-// RVFI ingress and the path profiler beside it, sim/soc/, docs/soc.md). Runs
-// the ELF to its exit showing its UART output, writes the retire stream as a
-// hwprof trace with a load map naming the ELF, reads the hardware path
-// profile back through the profiler's dump port and prints it with the
-// report of `hwprof profile --unit path` (same JSON, "engine": "soc").
+// RVFI ingress, the path profiler, the RAP engine, the DCR tracker and the
+// BBV detector beside it, sim/soc/, docs/soc.md). Runs the ELF to its exit
+// showing its UART output, writes the retire stream as a hwprof trace with a
+// load map naming the ELF, reads the units back through their dump and
+// result ports and registers and prints them with the reports of
+// `hwprof profile --unit path|rap|phase` (the JSON of `hwprof profile
+// --engine model` of the trace but for "engine": "soc"; --unit all: one
+// section per unit, as `hwprof board run --unit all`).
+// hwprof soc qemu / hwprof record of a bare-metal RV32 ELF: the independent
+// observer on qemu-system-riscv32 (record_system_elf(), soc_qemu.h).
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <spawn.h>
@@ -24,9 +29,13 @@
 #include "loadmap.h"
 #include "path_stack_algo.h"
 #include "profile_opts.h"
+#include "rap_engine.h"
+#include "soc_qemu.h"
 #include "rvfi_ingress.h"
 #include "soc_sim.h"
 #include "trace.h"
+
+#include <nlohmann/json.hpp>
 
 namespace hwprof::cli {
 
@@ -51,14 +60,6 @@ struct SocOpts {
 // opcode), fed to the ingress' functional algorithm (RvfiRecorder). qemu's
 // reset ROM at 0x1000 is skipped: recording starts at the ELF's entry.
 
-struct QemuOpts {
-  std::string elf;
-  std::string output;
-  std::string qemu = "qemu-system-riscv32";
-  std::string events = "mem";
-  double timeout = 60;
-};
-
 // RVFI's memory masks of an instruction as PicoRV32 reports them for aligned
 // accesses: loads read (rmask != 0), stores write (wmask != 0).
 void mem_masks(uint32_t insn, model::RvfiRetire& r) {
@@ -74,7 +75,18 @@ void mem_masks(uint32_t insn, model::RvfiRetire& r) {
   if ((q == 0 || q == 2) && (f3 == 5 || f3 == 6 || f3 == 7)) r.mem_wmask = 0xf;  // c.fsd/c.sw/c.fsw (sp forms)
 }
 
-void run_qemu(const QemuOpts& o, const Global& g) {
+}  // namespace
+
+bool is_rv32_elf(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  unsigned char h[20] = {};
+  if (!f.read(reinterpret_cast<char*>(h), sizeof h)) return false;
+  // ELF magic, ELFCLASS32, ELFDATA2LSB, e_machine EM_RISCV (243)
+  return h[0] == 0x7f && h[1] == 'E' && h[2] == 'L' && h[3] == 'F' && h[4] == 1 && h[5] == 1 &&
+         (h[18] | h[19] << 8) == 243;
+}
+
+void record_system_elf(const QemuOpts& o, const Global& g) {
   const sim::ElfImage img = sim::load_elf32(o.elf);
   std::map<uint32_t, const std::vector<uint8_t>*> segs;
   for (const auto& [a, d] : img.segments) segs[a] = &d;
@@ -174,14 +186,16 @@ void run_qemu(const QemuOpts& o, const Global& g) {
   map.objects.back().insns = retired;
   map.write(o.output + ".map");
   if (!g.quiet)
-    fmt::print(stderr, "hwprof: soc qemu: {}: {} instructions, {} branch records -> {}\n", o.elf, retired, records,
+    fmt::print(stderr, "hwprof: {}: {}: {} instructions, {} branch records -> {}\n", o.who, o.elf, retired, records,
                o.output);
   if (!started) throw std::runtime_error(o.qemu + " never reached the entry point of " + o.elf);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    fmt::print(stderr, "hwprof: soc qemu: qemu ended with status {:#x} (the program exited non-zero?)\n", status);
+    fmt::print(stderr, "hwprof: {}: qemu ended with status {:#x} (the program exited non-zero?)\n", o.who, status);
     throw Exit{1};
   }
 }
+
+namespace {
 
 // The SoC's readout in the form run_path() prints (as run_rtl does); cycles
 // stay 0 so that the JSON equals the model's but for "engine".
@@ -202,13 +216,13 @@ ProfilerRun to_profiler_run(const sim::SocResult& r) {
 
 void run(SocOpts& o, const Global& g) {
   if (!sim::soc_available()) throw std::runtime_error(sim::soc_unavailable_reason());
-  if (o.unit != "path" && o.unit != "all")
-    throw std::runtime_error("--unit " + o.unit + ": the SoC carries the path profiler only (docs/soc.md)");
-  if (o.unit == "all" && !g.quiet)
-    fmt::print(stderr, "hwprof: soc: --unit all: the SoC carries the path profiler only (RAP and phase units are "
-                       "not on it yet, docs/soc.md)\n");
+  const bool all = o.unit == "all";
   ProfileOpts& p = o.path;
+  RapProfileOpts& rp = p.rap;
+  PhaseProfileOpts& ph = p.phase;
   const sim::SocParams par = sim::soc_params();
+  if (o.unit == "phase" && ph.detector == "path")
+    throw std::runtime_error("--detector path: the SoC carries the DCR tracker and the BBV detector (dcr or bbv)");
   p.unit = "path";
   p.engine = "soc";
   p.depth = par.queue_depth;
@@ -216,6 +230,36 @@ void run(SocOpts& o, const Global& g) {
   p.max_len = par.max_len;
   p.sets = par.sets;
   p.ways = par.ways;
+  // The RAP engine's and the phase units' builds; their settings checked as
+  // `hwprof profile` checks them, before the run.
+  rp.board_cfg = par.rap;
+  rp.tcam_slice = par.rap.tcam_slice;
+  ph.dcr_params = par.dcr;
+  ph.bbv_params = par.bbv;
+  if (rp.source != "code" && rp.source != "val")
+    throw std::runtime_error(fmt::format("--source {}: must be code or val", rp.source));
+  if (rp.nodes < 1 || rp.nodes > par.rap.cap_max())
+    throw std::runtime_error(fmt::format("--nodes {}: the SoC's RAP engine has {} groups: 1..{} nodes", rp.nodes,
+                                         par.rap.groups, par.rap.cap_max()));
+  if (rp.buffer > model::kRapBufMaxDepth)
+    throw std::runtime_error(fmt::format("--buffer {}: must be 0..{}", rp.buffer, model::kRapBufMaxDepth));
+  if (rp.merge_first < 1 || rp.merge_first > 0xffffffffu)
+    throw std::runtime_error(fmt::format("--merge-first {}: must be 1..4294967295", rp.merge_first));
+  sim::SocConfig cfg;
+  try {
+    cfg.rap.eps_q16 = model::RapParams::q16(rp.eps);
+  } catch (const std::exception&) {
+    throw std::runtime_error(fmt::format("--eps {}: must be in [0, 1)", rp.eps));
+  }
+  cfg.rap.node_cap = rp.nodes;
+  cfg.rap.merge_first = static_cast<uint32_t>(rp.merge_first);
+  cfg.rap.buffer = rp.buffer;
+  cfg.rap_val = rp.source == "val";
+  if (ph.interval < 1) throw std::runtime_error("--interval 0: must be >= 1");
+  if (!par.bbv.legal_threshold(ph.threshold))
+    throw std::runtime_error(fmt::format("--threshold {}: must be 1..{}", ph.threshold, 1u << (par.bbv.sig_w + 1)));
+  cfg.interval = ph.interval;
+  cfg.threshold = ph.threshold;
 
   // The trace: -o, else a temporary file.
   bool temp = false;
@@ -235,7 +279,6 @@ void run(SocOpts& o, const Global& g) {
   ctrl.skew = p.skew != 0;
   ctrl.metric = model::HptCtrl::parse_metric(p.metric);
   ctrl.policy = model::HptCtrl::parse_policy(p.policy);
-  sim::SocConfig cfg;
   cfg.ppcr = model::Ppcr::preset(p.mode, p.max_ext);
   cfg.hpt_ctrl = ctrl.pack();
   cfg.ev_sel = o.events == "mem" ? 0 : o.events == "loads" ? 1 : 2;
@@ -259,6 +302,13 @@ void run(SocOpts& o, const Global& g) {
     r.events = b.events;
     writer->write(r);
   };
+  cfg.on_val = [&](uint32_t addr) {
+    trace::Record r;
+    r.kind = trace::Kind::Val;
+    r.value = addr;
+    r.weight = 1;
+    writer->write(r);
+  };
   const sim::SocResult res = sim::run_soc(o.elf, cfg);
   std::fflush(console);
   writer->commit();
@@ -274,7 +324,7 @@ void run(SocOpts& o, const Global& g) {
   const record::ElfInfo ei = record::read_elf(o.elf);
   map.add(o.elf, std::filesystem::absolute(o.elf).string(), "main", ei, 0, 0);
   map.objects.back().insns = res.retired;
-  if (!temp) map.write(o.output + ".map");
+  map.write(o.output + ".map");  // also beside a temporary trace: the reports' symbols
 
   if (!g.quiet) {
     fmt::print(stderr,
@@ -285,20 +335,98 @@ void run(SocOpts& o, const Global& g) {
                res.run_cycles ? double(res.delivered) / double(res.run_cycles) : 0.0,
                res.run_cycles ? double(res.retired) / double(res.run_cycles) : 0.0, res.ingress.dropped,
                res.seconds > 0 ? double(res.run_cycles) / res.seconds / 1e6 : 0.0);
-    if (!temp) fmt::print(stderr, "hwprof: soc: trace {} ({} records), load map {}.map\n", o.output, res.records,
-                          o.output);
+    fmt::print(stderr,
+               "hwprof: soc: units: {} RAP events ({} source{}), {} DCR and {} BBV intervals taken while running; "
+               "memory held the core {} cycles for the units\n",
+               res.rap.events, rp.source, cfg.rap_val ? fmt::format(": {} val records", res.vals) : std::string(),
+               res.dcr_results.size(), res.bbv_results.size(), res.hold_cycles);
+    if (!temp)
+      fmt::print(stderr, "hwprof: soc: trace {} ({} records), load map {}.map\n", o.output, res.records + res.vals,
+                 o.output);
   }
   if (res.ingress.dropped)
     fmt::print(stderr, "hwprof: soc: warning: the ingress dropped {} records: the hardware profile misses them\n",
                res.ingress.dropped);
 
+  // The reports, as `hwprof profile --engine model` of the trace prints
+  // them, each unit's readout from the SoC (the fields that count cycles of
+  // a back-to-back feed stay the model's, as in `hwprof board run`).
   const ProfilerRun hw = to_profiler_run(res);
-  run_path(p, g, [&](const ProfilerOptions& pc, uint64_t, Progress&) {
+  const PathEngine path_engine = [&](const ProfilerOptions& pc, uint64_t, Progress&) {
     if (pc.ppcr != cfg.ppcr || pc.hpt_ctrl != cfg.hpt_ctrl)
       throw std::logic_error("soc: profiler configuration differs from the one the SoC ran with");
     return hw;
-  });
-  if (temp) std::filesystem::remove(o.output);
+  };
+  rp.engine = ph.engine = "soc";
+  rp.trace = ph.trace = p.trace;
+  rp.json = ph.json = p.json;
+  rp.board = [&](const model::RapReplayConfig& rc) {
+    if (rc.eps_q16 != cfg.rap.eps_q16 || rc.node_cap != cfg.rap.node_cap || rc.merge_first != cfg.rap.merge_first ||
+        rc.buffer != cfg.rap.buffer)
+      throw std::logic_error("soc: RAP configuration differs from the one the SoC ran with");
+    return res.rap;
+  };
+  auto put_dcr = [&](model::DcrReplayResult& r) {
+    r.records = res.delivered;
+    r.results = res.dcr_results;
+    const uint32_t stall = r.stats.stall_cycles;
+    r.stats = res.dcr_stats;
+    r.stats.stall_cycles = stall;
+  };
+  auto put_bbv = [&](model::DetectorReplayResult& r) {
+    r.records = res.delivered;
+    r.intervals = res.bbv_results;
+    const uint32_t stall = r.counters.stall_cycles;
+    r.counters = res.bbv_counters;
+    r.counters.stall_cycles = stall;
+  };
+  if (!all) {
+    if (o.unit == "path") {
+      run_path(p, g, path_engine);
+    } else if (o.unit == "rap") {
+      run_rap(rp, g);
+    } else {
+      if (ph.detector == "dcr") ph.board_dcr = put_dcr;
+      else ph.board_detector = put_bbv;
+      run_phase(ph, g);
+    }
+  } else {
+    // One JSON (or one text report after another) with a section per unit.
+    nlohmann::json j;
+    j["unit"] = "all";
+    j["engine"] = "soc";
+    j["trace"] = p.trace;
+    nlohmann::json sec;
+    const bool json = p.json;
+    bool first = true;
+    auto gap = [&] {
+      if (!json && !first) fmt::print("\n");
+      first = false;
+    };
+    gap();
+    p.json_out = json ? &sec : nullptr;
+    run_path(p, g, path_engine);
+    if (json) j["path"] = sec;
+    gap();
+    rp.json_out = json ? &sec : nullptr;
+    run_rap(rp, g);
+    if (json) j["rap"] = sec;
+    for (const char* det : {"dcr", "bbv"}) {
+      gap();
+      PhaseProfileOpts d = ph;
+      d.detector = det;
+      if (d.detector == "dcr") d.board_dcr = put_dcr;
+      else d.board_detector = put_bbv;
+      d.json_out = json ? &sec : nullptr;
+      run_phase(d, g);
+      if (json) j[det] = sec;
+    }
+    if (json) fmt::print("{}\n", j.dump(1));
+  }
+  if (temp) {
+    std::filesystem::remove(o.output);
+    std::filesystem::remove(o.output + ".map");
+  }
   if (!res.exited || res.exit_code != 0) {
     fmt::print(stderr, "hwprof: soc: the program {}\n",
                res.exited ? fmt::format("exited with {}", res.exit_code) : std::string("trapped"));
@@ -312,11 +440,13 @@ void add_soc_command(CLI::App& app, Global& g) {
   auto o = std::make_shared<SocOpts>();
   auto* s = app.add_subcommand("soc", "run RISC-V programs on the simulated SoC (PicoRV32 + hwprof, docs/soc.md)");
   s->require_subcommand(1);
-  auto* c = s->add_subcommand("run", "run an ELF to its exit and read the hardware path profile back");
+  auto* c = s->add_subcommand("run", "run an ELF to its exit and read the hardware profiles back (path profiler, RAP "
+                                     "engine, DCR tracker, BBV detector)");
   c->add_option("ELF", o->elf, "RV32 ELF linked for the SoC (make soc-elf SRC=prog.c)")->required()->check(
       CLI::ExistingFile);
-  c->add_option("--unit", o->unit, "unit to read back: path, or all (every unit on the SoC: today the path profiler)")
-      ->check(CLI::IsMember({"path", "all"}))
+  c->add_option("--unit", o->unit, "unit to read back: path (the path profiler), rap (the RAP engine), phase "
+                                  "(--detector dcr or bbv) or all (every unit on the SoC, one report each)")
+      ->check(CLI::IsMember({"path", "rap", "phase", "all"}))
       ->capture_default_str();
   c->add_option("-o,--output", o->output, "write the retire stream as a trace (*.hwpt[.zst]) with OUT.map");
   c->add_option("--events", o->events, "ingress events: mem (loads and stores), loads, stores")
@@ -342,8 +472,11 @@ void add_soc_command(CLI::App& app, Global& g) {
       ->check(CLI::IsMember({"freq", "events", "insns"}))
       ->capture_default_str();
   auto* top = c->add_option("--top", p.top, "show the N hottest entries (0 = all; default 20, all with --json)");
+  add_rap_options(c, p.rap);
+  add_phase_options(c, p.phase);
   c->add_option("--wave", p.wave, "write an FST waveform of the SoC");
-  c->add_flag("--json", p.json, "machine-readable report (as hwprof profile --unit path --json)");
+  c->add_flag("--json", p.json, "machine-readable report (as hwprof profile --unit UNIT --json; --unit all: one "
+                                "section per unit, as hwprof board run --unit all)");
   c->callback([o, top, &g] {
     o->path.top_given = top->count() > 0;
     run(*o, g);
@@ -358,7 +491,7 @@ void add_soc_command(CLI::App& app, Global& g) {
   cq->add_option("--events", q->events, "events: mem, loads, stores (as soc run)")
       ->check(CLI::IsMember({"mem", "loads", "stores"}))
       ->capture_default_str();
-  cq->callback([q, &g] { run_qemu(*q, g); });
+  cq->callback([q, &g] { record_system_elf(*q, g); });
 }
 
 }  // namespace hwprof::cli

@@ -43,7 +43,7 @@ UnitRun run_dcr(const PhaseProfileOpts& o, const Global& g, uint64_t branches) {
   Progress p("phase dcr " + o.engine, g.quiet);
   cfg.progress = [&](uint64_t n) { p.update(n, branches, "records"); };
   model::DcrReplayResult r;
-  if (o.engine == "model" || o.engine == "board") {
+  if (o.engine == "model" || o.engine == "board" || o.engine == "soc") {
     model::DcrTracker eng(o.dcr_params ? *o.dcr_params : sim::DcrConfig{}.params());
     r = model::replay_dcr(eng, trace::branch_source(o.trace), cfg);
     if (o.board_dcr) o.board_dcr(r);
@@ -88,7 +88,7 @@ UnitRun run_detector(const PhaseProfileOpts& o, const Global& g, uint64_t branch
   Progress p("phase " + o.detector + " " + o.engine, g.quiet);
   cfg.progress = [&](uint64_t n) { p.update(n, branches, "records"); };
   model::DetectorReplayResult r;
-  if (o.engine == "model" || o.engine == "board") {
+  if (o.engine == "model" || o.engine == "board" || o.engine == "soc") {
     model::PhaseDetector eng(hw.params, hw.depth, hw.max_len);
     r = model::replay_detector(eng, trace::branch_source(o.trace), cfg, mode);
     if (o.board_detector) o.board_detector(r);

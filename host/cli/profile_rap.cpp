@@ -105,7 +105,7 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
   cfg.tcam_slice = o.tcam_slice;
   if (o.engine != "model" && o.nodes > cfg.cap_max())
     throw std::runtime_error(fmt::format("--nodes {}: the {} build has {} groups, at most {} nodes", o.nodes,
-                                         o.engine == "rtl" ? "RTL" : "board's", cfg.groups, cfg.cap_max()));
+                                         o.engine == "rtl" ? "RTL" : o.engine == "soc" ? "SoC's" : "board's", cfg.groups, cfg.cap_max()));
   if (o.nodes > cfg.cap_max()) cfg.groups = (o.nodes - 1) / 4 + 1;  // model only: pass length does not depend on it
 
   trace::Info info;
@@ -141,7 +141,7 @@ void run_rap(const RapProfileOpts& o, const Global& g) {
     model::RapEngine eng(cfg);
     r = model::replay_rap(eng, trace::rap_source(o.trace, kind), rc);
     tree = std::make_unique<model::RapTree>(eng.tree());
-  } else if (o.engine == "board") {
+  } else if (o.engine == "board" || o.engine == "soc") {  // the readout of a board or of hwprof soc run
     model::RapEngine eng(cfg);
     const model::RapReplayResult m = model::replay_rap(eng, trace::rap_source(o.trace, kind), rc);
     r = o.board(rc);

@@ -1,9 +1,27 @@
 /// hwprof_soc_top: a small simulation SoC around PicoRV32 (from the PyPI
 /// package pythondata-cpu-picorv32, compiled with RISCV_FORMAL for its RVFI
-/// port) with the RVFI ingress and the path profiler beside its retire stage
-/// (docs/soc.md).
+/// port) with the RVFI ingress and every hwprof unit beside its retire stage
+/// (docs/soc.md): the path profiler, the RAP engine, the DCR tracker and the
+/// BBV phase detector (hwprof_board_units, fed through hwprof_board_fanout as
+/// the board shell feeds them).
 ///
-///   picorv32 --rvfi--> hwprof_rvfi_ingress --records--> hwprof_path_profiler
+///   picorv32 --rvfi--> hwprof_rvfi_ingress --branch records--+
+///            --rvfi (loads/stores, rap_val_i)--> val FIFO ---+--> merge -> hwprof_board_fanout
+///                                                                -> hwprof_board_units (path, RAP, DCR, BBV)
+///
+/// Records: branch records from the ingress go to every unit; with
+/// rap_val_i a `val` record (value = rvfi_mem_addr, weight 1) of every
+/// retired load and store goes to the RAP engine, which then takes no branch
+/// records (its value profile); without, no val records are made and the RAP
+/// engine takes the code profile of the branch records (as the board units
+/// do). The merge offers a branch record before a val record (a branch
+/// record stays offered until every unit took it, so the fan-out's partial
+/// state never changes record).
+/// Backpressure: RVFI cannot stall the core, but the SoC can stall its
+/// memory: while a record waits for a unit (or the val FIFO holds two or
+/// more) the memory answers nothing, so the core retires at most the
+/// instruction it is executing and the ingress FIFO (IngressDepth) never
+/// overflows: the units see the whole retire stream.
 ///
 /// Memory map (the addresses of qemu's `virt` machine, so one ELF runs on
 /// both):
@@ -23,9 +41,12 @@
 /// Memory timing: one wait state (mem_ready one clock after mem_valid), the
 /// response registered as a block RAM would give it.
 /// The core is held in reset while core_run_i is low; the ingress and the
-/// profiler reset with rst_ni only, so their registers can be programmed
-/// before the core runs and read after it stopped.
+/// units reset with rst_ni only, so their registers can be programmed
+/// before the core runs and read after it stopped. Unit ports: those of
+/// hwprof_board_units (unit 0 path, 1 RAP, 2 DCR, 3 BBV).
 `default_nettype none
+
+`include "hwprof_assert.svh"
 
 module hwprof_soc_top #(
   /// RAM size in 32-bit words.
@@ -34,7 +55,7 @@ module hwprof_soc_top #(
   /// COMPRESSED_ISA: RV32IMC); 0: RV32I.
   parameter int unsigned Rv32imc = 0,
   /// Records the ingress FIFO holds.
-  parameter int unsigned IngressDepth = 4,
+  parameter int unsigned IngressDepth = 8,
   /// Path profiler: branch queue depth.
   parameter int unsigned QueueDepth = 4,
   /// Path profiler: path stack entries.
@@ -45,8 +66,10 @@ module hwprof_soc_top #(
   parameter int unsigned Sets = 128,
   /// Path profiler: HPT ways.
   parameter int unsigned Ways = 4,
-  localparam int unsigned SetW = Sets > 1 ? $clog2(Sets) : 1,
-  localparam int unsigned WayW = Ways > 1 ? $clog2(Ways) : 1,
+  /// Units (path, RAP, DCR, BBV).
+  localparam int unsigned NUnits = 4,
+  /// Bits of a dump / result entry slot (hwprof_board_units: 27 bytes).
+  localparam int unsigned EntW = 27 * 8,
   localparam int unsigned MemAw = $clog2(MemWords)
 ) (
   /// Clock.
@@ -57,6 +80,9 @@ module hwprof_soc_top #(
   input  wire logic                  core_run_i,
   /// Ingress event selection (hwprof_rvfi_ingress ev_sel_i).
   input  wire logic [1:0]            ev_sel_i,
+  /// 1: val records of data addresses to the RAP engine (its value
+  /// profile); 0: the RAP engine takes the branch records' code profile.
+  input  wire logic                  rap_val_i,
   // Program loading (core held in reset).
   /// Write one RAM word.
   input  wire logic                  load_we_i,
@@ -96,10 +122,12 @@ module hwprof_soc_top #(
   output logic [3:0]                 rvfi_mem_rmask_o,
   /// rvfi_mem_wmask.
   output logic [3:0]                 rvfi_mem_wmask_o,
-  // Record probe (ingress -> profiler).
+  /// rvfi_mem_addr.
+  output logic [31:0]                rvfi_mem_addr_o,
+  // Record probe (ingress -> fan-out).
   /// The ingress offers a record.
   output logic                       rec_valid_o,
-  /// The profiler takes it.
+  /// Every unit has taken it.
   output logic                       rec_ready_o,
   /// The record.
   output hwprof_pkg::branch_rec_t    rec_data_o,
@@ -118,33 +146,35 @@ module hwprof_soc_top #(
   output logic [31:0]                ing_order_gaps_o,
   /// rvfi_halt seen.
   output logic                       ing_halted_o,
-  // Path profiler dump and registers (hwprof_path_profiler).
-  /// An HPT entry is offered.
-  output logic                       dump_valid_o,
-  /// The consumer takes it.
-  input  wire logic                  dump_ready_i,
-  /// Its set.
-  output logic [SetW-1:0]            dump_set_o,
-  /// Its way.
-  output logic [WayW-1:0]            dump_way_o,
-  /// Path start.
-  output logic [31:0]                dump_start_o,
-  /// Path length.
-  output logic [5:0]                 dump_length_o,
-  /// Path directions.
-  output logic [31:0]                dump_dirs_o,
-  /// Accumulator.
-  output logic [31:0]                dump_acc_o,
-  /// A dump is in progress.
-  output logic                       dump_busy_o,
-  /// Register write strobe.
-  input  wire logic                  csr_we_i,
-  /// Register word address.
-  input  wire logic [hwprof_path_reg_pkg::PathAddrW:0] csr_addr_i,
+  /// A val record entered the merge (taken by the RAP engine).
+  output logic                       val_taken_o,
+  /// Cycles the memory held the core because a record waited.
+  output logic [31:0]                hold_cycles_o,
+  // The units (hwprof_board_units ports; unit 0 path, 1 RAP, 2 DCR, 3 BBV).
+  /// Per unit register write strobe.
+  input  wire logic [NUnits-1:0]     csr_we_i,
+  /// Register address.
+  input  wire logic [7:0]            csr_addr_i,
   /// Register write data.
   input  wire logic [31:0]           csr_wdata_i,
-  /// Register read data.
-  output logic [31:0]                csr_rdata_o
+  /// Per unit register read data.
+  output logic [NUnits*32-1:0]       csr_rdata_o,
+  /// Per unit: start a dump.
+  input  wire logic [NUnits-1:0]     dump_start_i,
+  /// Per unit: a dump entry is offered.
+  output logic [NUnits-1:0]          dump_valid_o,
+  /// Per unit: taken.
+  input  wire logic [NUnits-1:0]     dump_ready_i,
+  /// Per unit: the dump is running.
+  output logic [NUnits-1:0]          dump_busy_o,
+  /// Per unit dump entry.
+  output logic [NUnits*EntW-1:0]     dump_data_o,
+  /// Per unit: a result is offered.
+  output logic [NUnits-1:0]          res_valid_o,
+  /// Per unit: taken.
+  input  wire logic [NUnits-1:0]     res_ready_i,
+  /// Per unit result entry.
+  output logic [NUnits*EntW-1:0]     res_data_o
 );
 
   // ------------------------------------------------------------------ core
@@ -158,7 +188,7 @@ module hwprof_soc_top #(
   logic [1:0]  unused_mode, unused_ixl;
   logic [4:0]  unused_rs1_addr, unused_rs2_addr, unused_rd_addr;
   logic [31:0] unused_rs1_rdata, unused_rs2_rdata, unused_rd_wdata;
-  logic [31:0] unused_mem_addr, unused_mem_rdata, unused_mem_wdata;
+  logic [31:0] unused_mem_rdata, unused_mem_wdata;
   logic [63:0] unused_csr [8];
   logic        unused_la_read, unused_la_write;
   logic [31:0] unused_la_addr, unused_la_wdata, unused_pcpi_rs1, unused_pcpi_rs2, unused_eoi;
@@ -219,7 +249,7 @@ module hwprof_soc_top #(
     .rvfi_rd_wdata (unused_rd_wdata),
     .rvfi_pc_rdata (rvfi_pc_rdata_o),
     .rvfi_pc_wdata (rvfi_pc_wdata_o),
-    .rvfi_mem_addr (unused_mem_addr),
+    .rvfi_mem_addr (rvfi_mem_addr_o),
     .rvfi_mem_rmask(rvfi_mem_rmask_o),
     .rvfi_mem_wmask(rvfi_mem_wmask_o),
     .rvfi_mem_rdata(unused_mem_rdata),
@@ -241,6 +271,7 @@ module hwprof_soc_top #(
   // ---------------------------------------------------------------- memory
   logic [31:0] ram_q [MemWords];  // no reset: storage
   logic        sel_ram, sel_uart, sel_exit, stopped_q;
+  logic        hold_q;  // a record waits: the memory answers nothing
   logic [MemAw-1:0] widx;
 
   assign sel_ram  = mem_addr[31:28] == 4'h8;
@@ -250,7 +281,7 @@ module hwprof_soc_top #(
 
   always_ff @(posedge clk_i) begin
     if (load_we_i) ram_q[load_addr_i] <= load_wdata_i;
-    if (mem_valid && !mem_ready_q && !stopped_q && sel_ram) begin
+    if (mem_valid && !mem_ready_q && !stopped_q && !hold_q && sel_ram) begin
       for (int b = 0; b < 4; b++)
         if (mem_wstrb[b]) ram_q[widx][8*b +: 8] <= mem_wdata[8*b +: 8];
     end
@@ -269,7 +300,7 @@ module hwprof_soc_top #(
       mem_ready_q  <= 1'b0;
       uart_valid_o <= 1'b0;
       if (trap) stopped_q <= 1'b1;
-      if (mem_valid && !mem_ready_q && !stopped_q) begin
+      if (mem_valid && !mem_ready_q && !stopped_q && !hold_q) begin
         mem_ready_q <= 1'b1;
         mem_rdata_q <= sel_ram ? ram_q[widx] : (sel_uart ? 32'h6060_6060 : 32'd0);
         if (sel_uart && mem_wstrb[0] && mem_addr[11:0] == 12'd0) begin
@@ -319,32 +350,124 @@ module hwprof_soc_top #(
 
   assign rec_ready_o = rec_ready;
 
-  // ---------------------------------------------------------- path profiler
-  hwprof_path_profiler #(
-    .QueueDepth(QueueDepth),
-    .Depth     (Depth),
-    .MaxLen    (MaxLen),
-    .Sets      (Sets),
-    .Ways      (Ways)
-  ) u_path (
+  // ------------------------------------------------------------ val records
+  // A retired load or store (not trapping) makes a val record of its data
+  // address when rap_val_i.
+  localparam int unsigned ValDepth = 4;
+  logic        val_push, val_valid, val_ready, val_in_ready;
+  logic [31:0] val_addr;
+  logic [$clog2(ValDepth + 1)-1:0] val_count;
+
+  assign val_push = rap_val_i && rvfi_valid_o && core_resetn && !rvfi_trap_o &&
+                    (rvfi_mem_rmask_o != 4'd0 || rvfi_mem_wmask_o != 4'd0);
+
+  hwprof_fifo_sync #(
+    .Width(32),
+    .Depth(ValDepth)
+  ) u_val_fifo (
     .clk_i,
     .rst_ni,
-    .rec_valid_i  (rec_valid_o),
-    .rec_ready_o  (rec_ready),
-    .rec_data_i   (rec_data_o),
-    .dump_valid_o,
-    .dump_ready_i,
-    .dump_set_o,
-    .dump_way_o,
-    .dump_start_o,
-    .dump_length_o,
-    .dump_dirs_o,
-    .dump_acc_o,
-    .dump_busy_o,
+    .clear_i    (1'b0),
+    .in_valid_i (val_push),
+    .in_ready_o (val_in_ready),
+    .in_data_i  (rvfi_mem_addr_o),
+    .out_valid_o(val_valid),
+    .out_ready_i(val_ready),
+    .out_data_o (val_addr),
+    .count_o    (val_count)
+  );
+  `HWPROF_ASSERT(val_fifo_no_overflow, !val_push || val_in_ready)
+
+  // ------------------------------------------------------------------ merge
+  // A branch record first; a val record when no branch record waits.
+  hwprof_board_pkg::board_rec_t mrec;
+  logic        m_valid, m_ready, m_is_val;
+  assign m_is_val = !rec_valid_o;
+  assign m_valid  = rec_valid_o || val_valid;
+  assign rec_ready = m_ready && !m_is_val;
+  assign val_ready = m_ready && m_is_val;
+  assign val_taken_o = val_ready && val_valid;
+  always_comb begin
+    mrec        = '0;
+    mrec.is_val = m_is_val;
+    mrec.br     = rec_data_o;
+    mrec.value  = val_addr;
+    mrec.weight = 16'd1;
+  end
+
+  // Hold the memory while a record waits for a unit or the val FIFO fills.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hold_q        <= 1'b0;
+      hold_cycles_o <= '0;
+    end else begin
+      hold_q <= (m_valid && !m_ready) || (32'(val_count) >= 2);
+      if (hold_q && mem_valid && !mem_ready_q && !stopped_q && hold_cycles_o != '1)
+        hold_cycles_o <= hold_cycles_o + 32'd1;
+    end
+  end
+
+  // ---------------------------------------------------------------- fan-out
+  // Units 0 path, 1 RAP, 2 DCR, 3 BBV. With rap_val_i the RAP engine's
+  // branch records are masked (taken at once, never offered).
+  localparam int unsigned IRap = 1;
+  logic [NUnits-1:0] f_valid, f_ready, u_valid, u_ready;
+  logic              rap_masked;
+
+  hwprof_board_fanout #(
+    .NUnits     (NUnits),
+    .TakesBranch(4'b1111),
+    .TakesVal   (4'b0010)
+  ) u_fanout (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (1'b0),
+    .in_valid_i  (m_valid),
+    .in_ready_o  (m_ready),
+    .in_is_val_i (m_is_val),
+    .unit_valid_o(f_valid),
+    .unit_ready_i(f_ready)
+  );
+
+  assign rap_masked = rap_val_i && !m_is_val;
+  always_comb begin
+    u_valid = f_valid;
+    f_ready = u_ready;
+    if (rap_masked) begin
+      u_valid[IRap] = 1'b0;
+      f_ready[IRap] = 1'b1;
+    end
+  end
+
+  // ------------------------------------------------------------------ units
+  hwprof_board_units #(
+    .EnPath    (1),
+    .EnRap     (1),
+    .EnDcr     (1),
+    .EnBbv     (1),
+    .PathQueue (QueueDepth),
+    .PathDepth (Depth),
+    .PathMaxLen(MaxLen),
+    .PathSets  (Sets),
+    .PathWays  (Ways)
+  ) u_units (
+    .clk_i,
+    .rst_ni,
+    .rec_valid_i (u_valid),
+    .rec_ready_o (u_ready),
+    .rec_data_i  (mrec),
     .csr_we_i,
     .csr_addr_i,
     .csr_wdata_i,
-    .csr_rdata_o
+    .csr_rdata_o,
+    .dump_start_i,
+    .dump_valid_o,
+    .dump_ready_i,
+    .dump_busy_o,
+    .dump_data_o,
+    .res_valid_o,
+    .res_ready_i,
+    .res_data_o
   );
 
 endmodule

@@ -8,8 +8,11 @@
 
 #include "Vhwprof_soc.h"
 #include "Vhwprof_soc_imc.h"
-#include "hpt_rtl.h"
+#include "dcr_regs.h"
+#include "detector_regs.h"
+#include "link_codec.h"
 #include "path_profiler.h"
+#include "rap_regs.h"
 #include "rtl_harness.h"
 #include "rvfi_ingress.h"
 #include "soc_sim.h"
@@ -42,6 +45,21 @@ model::RvfiRetire rvfi_probe(const V& t) {
   r.mem_rmask = t.rvfi_mem_rmask_o;
   r.mem_wmask = t.rvfi_mem_wmask_o;
   return r;
+}
+
+// Units of hwprof_soc_top (hwprof_board_units with every unit).
+constexpr unsigned kPath = 0, kRap = 1, kDcr = 2, kBbv = 3;
+constexpr unsigned kEntBytes = 27;  // bytes per dump / result slot
+
+// Unit u's dump / result slot, byte 0 first.
+template <typename W>
+std::vector<uint8_t> slot_bytes(const W& w, unsigned u) {
+  std::vector<uint8_t> b(kEntBytes);
+  for (unsigned k = 0; k < kEntBytes; ++k) {
+    const unsigned bit = (u * kEntBytes + k) * 8;
+    b[k] = static_cast<uint8_t>(w[bit / 32] >> (bit % 32));
+  }
+  return b;
 }
 
 template <typename V>
@@ -81,8 +99,11 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
   auto idle_inputs = [&] {
     t.core_run_i = 0;
     t.ev_sel_i = cfg.ev_sel & 3;
+    t.rap_val_i = cfg.rap_val;
     t.load_we_i = 0;
     t.dump_ready_i = 0;
+    t.dump_start_i = 0;
+    t.res_ready_i = (1u << kDcr) | (1u << kBbv);  // results taken whenever offered
     t.csr_we_i = 0;
     t.csr_addr_i = 0;
     t.csr_wdata_i = 0;
@@ -103,30 +124,66 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
   }
   t.load_we_i = 0;
 
-  // One clock outside the run loop; counts the records the profiler takes.
+  // Every clock, after eval: the records the fan-out took, the val records
+  // the RAP engine took, the DCR / BBV results taken (res_ready high).
+  uint64_t vals_taken = 0;
+  auto observe = [&] {
+    if (t.rec_valid_o && t.rec_ready_o) ++res.delivered;
+    if (t.val_taken_o) ++vals_taken;
+    if (t.res_valid_o & (1u << kDcr)) {
+      model::DcrResult x;
+      const auto b = slot_bytes(t.res_data_o, kDcr);
+      link::get_dcr_result(b.data(), b.size(), x);
+      res.dcr_results.push_back(x);
+    }
+    if (t.res_valid_o & (1u << kBbv)) {
+      model::DetectorResult x;
+      const auto b = slot_bytes(t.res_data_o, kBbv);
+      link::get_bbv_result(b.data(), b.size(), x);
+      res.bbv_results.push_back(x);
+    }
+  };
+  // One clock outside the run loop.
   auto step = [&] {
     h.eval();
-    if (t.rec_valid_o && t.rec_ready_o) ++res.delivered;
+    observe();
     h.tick();
   };
-  auto csr_write = [&](unsigned a, uint32_t v) {
-    t.csr_we_i = 1;
+  auto csr_write = [&](unsigned u, unsigned a, uint32_t v) {
+    t.csr_we_i = 1u << u;
     t.csr_addr_i = a;
     t.csr_wdata_i = v;
     step();
     t.csr_we_i = 0;
   };
-  bool rec_pending = false;  // the ingress offered a record in the last csr_read's cycle
-  auto csr_read = [&](unsigned a) {
+  auto csr_read = [&](unsigned u, unsigned a) {
     t.csr_addr_i = a;
     h.eval();
-    const uint32_t v = t.csr_rdata_o;
-    rec_pending = t.rec_valid_o;
+    const uint32_t v = t.csr_rdata_o[u];
     step();
     return v;
   };
-  csr_write(unsigned(model::PathCsr::Ppcr), cfg.ppcr);
-  csr_write(model::hpt_csr(model::HptCsr::Ctrl), cfg.hpt_ctrl);
+  // Program the units (as replay_profiler, replay_rap, replay_dcr and
+  // replay_detector do, and `hwprof board run`).
+  csr_write(kPath, unsigned(model::PathCsr::Ppcr), cfg.ppcr);
+  csr_write(kPath, model::hpt_csr(model::HptCsr::Ctrl), cfg.hpt_ctrl);
+  {
+    const auto& c = cfg.rap;
+    const uint32_t groups = csr_read(kRap, unsigned(model::RapCsr::Params)) & 0xfffu;
+    csr_write(kRap, unsigned(model::RapCsr::Eps), c.eps_q16);
+    csr_write(kRap, unsigned(model::RapCsr::Cap), c.node_cap ? c.node_cap : 4 * groups + 4);
+    csr_write(kRap, unsigned(model::RapCsr::MergeFirst), c.merge_first);
+    csr_write(kRap, unsigned(model::RapCsr::BufDepth), c.buffer);
+    if (csr_read(kRap, unsigned(model::RapCsr::Status)) & model::kRapStErr)
+      throw std::invalid_argument("the SoC's RAP engine refused a parameter (STATUS.err)");
+    csr_write(kRap, unsigned(model::RapCsr::Cmd), model::kRapCmdClear);
+  }
+  csr_write(kDcr, unsigned(model::DcrCsr::Interval), cfg.interval);
+  csr_write(kBbv, unsigned(model::DetCsr::Ctrl), model::kDetCtrlRestart);
+  csr_write(kBbv, unsigned(model::DetCsr::Interval), cfg.interval);
+  csr_write(kBbv, unsigned(model::DetCsr::Threshold), cfg.threshold);
+  if (csr_read(kBbv, unsigned(model::DetCsr::Status)) & model::kDetStatusErr)
+    throw std::invalid_argument("the SoC's BBV detector refused INTERVAL or THRESHOLD (STATUS.err)");
 
   // Run. Every cycle: the RVFI probe into the functional recorder (the
   // trace's records) and into the ingress' cycle model, whose outputs must
@@ -159,8 +216,12 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
         ++res.records;
         if (cfg.on_record) cfg.on_record(b);
       }
+      if (cfg.rap_val && !r.trap && (r.mem_rmask || r.mem_wmask)) {
+        ++res.vals;
+        if (cfg.on_val) cfg.on_val(t.rvfi_mem_addr_o);
+      }
     }
-    if (t.rec_valid_o && t.rec_ready_o) ++res.delivered;
+    observe();
     if (t.uart_valid_o && cfg.on_uart) cfg.on_uart(static_cast<char>(t.uart_data_o));
     if (cfg.check_ingress) {
       model::RvfiIngress::In in;
@@ -218,8 +279,11 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
     }
     if (!stop_at && (t.exit_valid_o || t.core_trap_o)) stop_at = h.cycle();
     // A few cycles after the stop let the last retirement and its record
-    // through the ingress.
-    if (stop_at && h.cycle() >= stop_at + 8) break;
+    // into the ingress FIFO; then every record made has left it (the units
+    // may still hold them off) and every val record has been taken.
+    if (stop_at && h.cycle() >= stop_at + 8 && t.ing_records_o == model::sat32(res.delivered + t.ing_dropped_o) &&
+        vals_taken == res.vals)
+      break;
     if (h.cycle() - run_start > cfg.max_cycles)
       throw std::runtime_error(elf + ": no exit after " + std::to_string(cfg.max_cycles) +
                                " cycles (pc " + hex(t.rvfi_pc_rdata_o) + ")");
@@ -231,50 +295,156 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
   res.exit_code = res.exited ? int(t.exit_code_o) : -1;
   res.trapped = t.core_trap_o;
   res.ingress = ingress_status(t);
-
-  // Drain: every delivered record processed by the path stack (RECORDS), the
-  // last descriptor then enters the HPT (as model::replay_profiler).
-  auto& pr = res.profile;
+  res.hold_cycles = t.hold_cycles_o;
   h.tick();
-  for (int guard = 0;; ++guard) {
-    const uint64_t before = res.delivered;
-    const uint32_t taken = csr_read(unsigned(model::PathCsr::Records));
-    if (!rec_pending && taken == model::sat32(before)) break;
-    if (guard > 1000) throw std::runtime_error("SoC: the path profiler did not drain in 1000 cycles");
+
+  // The DCR tracker: not busy, every result taken (observe()), the counters
+  // (as replay_dcr).
+  for (unsigned guard = 0; csr_read(kDcr, unsigned(model::DcrCsr::Status)) & 2u; ++guard)
+    if (guard > 100000) throw std::runtime_error("SoC: the DCR tracker did not drain (STATUS.busy)");
+  {
+    auto rd = [&](model::DcrCsr a) { return csr_read(kDcr, unsigned(a)); };
+    auto& s = res.dcr_stats;
+    s.records = rd(model::DcrCsr::Records);
+    s.intervals = rd(model::DcrCsr::Intervals);
+    s.pushes = rd(model::DcrCsr::Pushes);
+    s.pops = rd(model::DcrCsr::Pops);
+    s.overflows = rd(model::DcrCsr::Overflows);
+    s.recursions = rd(model::DcrCsr::Recursions);
+    s.resyncs = rd(model::DcrCsr::Resyncs);
+    s.new_phases = rd(model::DcrCsr::NewPhases);
+    s.evictions = rd(model::DcrCsr::Evictions);
+    s.scored = rd(model::DcrCsr::Scored);
+    s.correct = rd(model::DcrCsr::Correct);
+    s.stall_cycles = rd(model::DcrCsr::StallCycles);
   }
-  csr_read(unsigned(model::PathCsr::Records));
+  // The BBV detector: every record counted, not busy, no result pending.
+  {
+    auto rd = [&](model::DetCsr a) { return csr_read(kBbv, unsigned(a)); };
+    for (unsigned guard = 0;; ++guard) {
+      if (rd(model::DetCsr::Records) == model::sat32(res.delivered) &&
+          (rd(model::DetCsr::Status) & (model::kDetStatusBusy | model::kDetStatusResValid)) == 0)
+        break;
+      if (guard > 100000) throw std::runtime_error("SoC: the BBV detector did not drain (STATUS)");
+    }
+    auto& c = res.bbv_counters;
+    c.records = rd(model::DetCsr::Records);
+    c.features = rd(model::DetCsr::Features);
+    c.ignored = rd(model::DetCsr::Ignored);
+    c.intervals = rd(model::DetCsr::Intervals);
+    c.phases = rd(model::DetCsr::Phases);
+    c.stall_cycles = rd(model::DetCsr::StallCycles);
+    c.busy_cycles = rd(model::DetCsr::BusyCycles);
+  }
+  if (res.dcr_results.size() != res.dcr_stats.intervals || res.bbv_results.size() != res.bbv_counters.intervals)
+    throw std::runtime_error("SoC: " + std::to_string(res.dcr_results.size()) + " DCR and " +
+                             std::to_string(res.bbv_results.size()) + " BBV results taken, the units counted " +
+                             std::to_string(res.dcr_stats.intervals) + " and " +
+                             std::to_string(res.bbv_counters.intervals) + " intervals");
+
+  // The RAP engine: every event out of its queue, the merging buffer
+  // flushed, idle; the counters and the dump (as replay_rap).
+  {
+    auto rd = [&](model::RapCsr a) { return csr_read(kRap, unsigned(a)); };
+    auto& r = res.rap;
+    r.events = cfg.rap_val ? vals_taken : (res.delivered ? res.delivered - 1 : 0);
+    for (unsigned guard = 0; rd(model::RapCsr::Raw) != model::sat32(r.events); ++guard)
+      if (guard > 10000000) throw std::runtime_error("SoC: the RAP engine did not drain its queue (RAW)");
+    csr_write(kRap, unsigned(model::RapCsr::Cmd), model::kRapCmdFlush);
+    for (unsigned guard = 0; !(rd(model::RapCsr::Status) & model::kRapStIdle); ++guard)
+      if (guard > 10000000) throw std::runtime_error("SoC: the RAP engine did not become idle (STATUS)");
+    auto& c = r.counters;
+    c.n = rd(model::RapCsr::NLo) | uint64_t{rd(model::RapCsr::NHi)} << 32;
+    c.raw = rd(model::RapCsr::Raw);
+    c.pairs = rd(model::RapCsr::Pairs);
+    c.splits = rd(model::RapCsr::Splits);
+    c.skipped = rd(model::RapCsr::Skipped);
+    c.sched = rd(model::RapCsr::SchedPasses);
+    c.cap = rd(model::RapCsr::CapPasses);
+    c.merges = rd(model::RapCsr::Merges);
+    c.nodes = rd(model::RapCsr::Nodes);
+    c.peak = rd(model::RapCsr::Peak);
+    c.stall_flush = rd(model::RapCsr::StallFlush);
+    c.stall_cap = rd(model::RapCsr::StallCap);
+    c.stall_sched = rd(model::RapCsr::StallSched);
+    c.stall_tcam = rd(model::RapCsr::StallTcam);
+    c.in_stall = rd(model::RapCsr::InStall);
+    c.status = rd(model::RapCsr::Status);
+    t.dump_start_i = 1u << kRap;
+    step();
+    t.dump_start_i = 0;
+    const uint64_t d0 = h.cycle();
+    for (bool last = false; !last;) {
+      t.dump_ready_i = 1u << kRap;
+      h.eval();
+      const bool valid = t.dump_valid_o & (1u << kRap), busy = t.dump_busy_o & (1u << kRap);
+      if (valid) {
+        const auto b = slot_bytes(t.dump_data_o, kRap);
+        model::RapDumpBeat beat;
+        link::get_rap_beat(b.data(), b.size(), beat, last);
+        r.beats.push_back(beat);
+      }
+      step();
+      if (!valid && !busy) throw std::runtime_error("SoC: the RAP dump ended without its last beat");
+      if (h.cycle() - d0 > 10000000) throw std::runtime_error("SoC: the RAP dump did not finish");
+    }
+    t.dump_ready_i = 0;
+  }
+
+  // The path profiler: every delivered record processed by the path stack
+  // (RECORDS), the last descriptor then enters the HPT (as
+  // model::replay_profiler); the dump, the counters.
+  auto& pr = res.profile;
+  for (int guard = 0; csr_read(kPath, unsigned(model::PathCsr::Records)) != model::sat32(res.delivered); ++guard)
+    if (guard > 1000) throw std::runtime_error("SoC: the path profiler did not drain in 1000 cycles");
+  csr_read(kPath, unsigned(model::PathCsr::Records));
   pr.records = res.delivered;
 
   const uint64_t dump_start = h.cycle();
-  csr_write(model::hpt_csr(model::HptCsr::Cmd), model::kHptCmdDump);
+  t.dump_start_i = 1u << kPath;
+  step();
+  t.dump_start_i = 0;
   for (;;) {
-    t.dump_ready_i = 1;
+    t.dump_ready_i = 1u << kPath;
     h.eval();
-    const bool valid = t.dump_valid_o, busy = t.dump_busy_o;
-    if (valid) pr.entries.push_back(read_dump_port(t));
+    const bool valid = t.dump_valid_o & (1u << kPath), busy = t.dump_busy_o & (1u << kPath);
+    if (valid) {
+      // set u16, way u8, start u32, length u8, dirs u32, acc u32
+      const auto b = slot_bytes(t.dump_data_o, kPath);
+      auto u32 = [&](unsigned k) { return uint32_t(b[k]) | uint32_t(b[k + 1]) << 8 | uint32_t(b[k + 2]) << 16 | uint32_t(b[k + 3]) << 24; };
+      model::Hpt::DumpEntry d;
+      d.set = uint32_t(b[0]) | uint32_t(b[1]) << 8;
+      d.way = b[2];
+      d.key.start = u32(3);
+      d.key.length = b[7];
+      d.key.dirs = u32(8);
+      d.acc = u32(12);
+      pr.entries.push_back(d);
+    }
     step();
     if (!busy) break;
     if (h.cycle() - dump_start > 10000000) throw std::runtime_error("SoC: the HPT dump did not finish");
   }
   t.dump_ready_i = 0;
   pr.dump_cycles = h.cycle() - dump_start;
+  auto rdp = [&](unsigned a) { return csr_read(kPath, a); };
   auto& f = pr.frontend;
-  f.records = csr_read(unsigned(model::PathCsr::Records));
-  f.emitted = csr_read(unsigned(model::PathCsr::Emitted));
-  f.incomplete = csr_read(unsigned(model::PathCsr::Incomplete));
-  f.splits = csr_read(unsigned(model::PathCsr::Splits));
-  f.overflows = csr_read(unsigned(model::PathCsr::Overflows));
-  f.empty_pops = csr_read(unsigned(model::PathCsr::EmptyPops));
-  f.stall_cycles = csr_read(unsigned(model::PathCsr::StallCycles));
+  f.records = rdp(unsigned(model::PathCsr::Records));
+  f.emitted = rdp(unsigned(model::PathCsr::Emitted));
+  f.incomplete = rdp(unsigned(model::PathCsr::Incomplete));
+  f.splits = rdp(unsigned(model::PathCsr::Splits));
+  f.overflows = rdp(unsigned(model::PathCsr::Overflows));
+  f.empty_pops = rdp(unsigned(model::PathCsr::EmptyPops));
+  f.stall_cycles = rdp(unsigned(model::PathCsr::StallCycles));
   auto& hs = pr.hpt;
-  hs.descs = csr_read(model::hpt_csr(model::HptCsr::Descs));
-  hs.hits = csr_read(model::hpt_csr(model::HptCsr::Hits));
-  hs.fills = csr_read(model::hpt_csr(model::HptCsr::Fills));
-  hs.replacements = csr_read(model::hpt_csr(model::HptCsr::Replacements));
-  hs.rejects = csr_read(model::hpt_csr(model::HptCsr::Rejects));
-  hs.saturations = csr_read(model::hpt_csr(model::HptCsr::Saturations));
-  hs.ignored = csr_read(model::hpt_csr(model::HptCsr::Ignored));
-  hs.stall_cycles = csr_read(model::hpt_csr(model::HptCsr::StallCycles));
+  hs.descs = rdp(model::hpt_csr(model::HptCsr::Descs));
+  hs.hits = rdp(model::hpt_csr(model::HptCsr::Hits));
+  hs.fills = rdp(model::hpt_csr(model::HptCsr::Fills));
+  hs.replacements = rdp(model::hpt_csr(model::HptCsr::Replacements));
+  hs.rejects = rdp(model::hpt_csr(model::HptCsr::Rejects));
+  hs.saturations = rdp(model::hpt_csr(model::HptCsr::Saturations));
+  hs.ignored = rdp(model::hpt_csr(model::HptCsr::Ignored));
+  hs.stall_cycles = rdp(model::hpt_csr(model::HptCsr::StallCycles));
   res.total_cycles = h.cycle();
   pr.cycles = res.total_cycles;
   return res;

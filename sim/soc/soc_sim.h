@@ -1,11 +1,13 @@
 // The simulated SoC (sim/soc/hwprof_soc_top.sv: PicoRV32 + RVFI ingress +
-// path profiler, Verilated as one model) driven from C++: loads an ELF into
-// its RAM, programs the profiler, runs the core to its exit, shows the UART
-// output, lock-steps the ingress' cycle model against the hardware ingress on
-// the real RVFI stream, records the retire stream's branch records (the
-// functional algorithm, RvfiRecorder) for the trace, then reads the path
-// profile back through the profiler's registers and dump port
-// (docs/soc.md). No Verilated header here: built without PicoRV32 (the
+// the path profiler, the RAP engine, the DCR tracker and the BBV detector,
+// Verilated as one model) driven from C++: loads an ELF into its RAM,
+// programs the units, runs the core to its exit, shows the UART output,
+// lock-steps the ingress' cycle model against the hardware ingress on the
+// real RVFI stream, records the retire stream's branch records (the
+// functional algorithm, RvfiRecorder) and, for the RAP value profile, the
+// val records of its data addresses for the trace, takes the DCR and BBV
+// results while running, then reads every unit back through its registers
+// and dump port (docs/soc.md). No Verilated header here: built without PicoRV32 (the
 // pythondata-cpu-picorv32 wheel missing from the venv), soc_available() is
 // false and run_soc() throws.
 #pragma once
@@ -16,8 +18,12 @@
 #include <vector>
 
 #include "branch_record.h"
+#include "dcr_tracker.h"
+#include "detector_algo.h"
+#include "detector_replay.h"
 #include "hpt.h"
 #include "profiler_replay.h"
+#include "rap_replay.h"
 #include "sim_options.h"
 
 namespace hwprof::sim {
@@ -25,8 +31,14 @@ namespace hwprof::sim {
 /// The SoC's build parameters (sim/soc/CMakeLists.txt).
 struct SocParams {
   unsigned mem_words = 32768;  ///< RAM: 128 KB at 0x8000_0000
-  unsigned ingress_depth = 4;
+  unsigned ingress_depth = 8;
   unsigned queue_depth = 4, depth = 16, max_len = 32, sets = 128, ways = 4;
+  /// The RAP engine (hwprof_board_units defaults: RangeW 32, Groups 127,
+  /// QueueDepth 1024, MaxBuf 8, BufDefault 4, TcamSlice 4).
+  model::RapEngineConfig rap{32, 127, 1024, 8, 4, 4};
+  /// The DCR tracker and the BBV detector (hwprof_board_units defaults).
+  model::DcrParams dcr{};
+  model::DetectorParams bbv{};
 };
 SocParams soc_params();
 /// True when the SoC was Verilated into this build.
@@ -38,12 +50,22 @@ struct SocConfig {
   uint32_t ppcr = model::Ppcr::kBl;
   uint32_t hpt_ctrl = model::HptCtrl::reset_value();
   unsigned ev_sel = 0;               ///< ingress events: 0 loads+stores, 1 loads, 2 stores
+  /// RAP engine: its replay settings (as replay_rap programs them), and
+  /// the value profile (val records of data addresses) instead of the code
+  /// profile of the branch records.
+  model::RapReplayConfig rap;
+  bool rap_val = false;
+  /// DCR tracker and BBV detector: INTERVAL (both), THRESHOLD (BBV).
+  uint32_t interval = 1'000'000, threshold = 128;
   uint64_t max_cycles = 500000000;   ///< the run fails when the program has not exited by then
   SimOptions sim;                    ///< waveform
   /// Called with every UART character.
   std::function<void(char)> on_uart;
   /// Called with every record the retire stream makes (the trace's records).
   std::function<void(const model::BranchRecord&)> on_record;
+  /// With rap_val: called with every val record (data address of a retired
+  /// load or store, weight 1), in program order with on_record.
+  std::function<void(uint32_t)> on_val;
   /// Lock-step the ingress cycle model against the hardware ingress. When
   /// the SoC's harness traces, every compared field goes into its waveform
   /// beside the RTL (rtl.* / model.* / mismatch.*, sim/wave_compare.h).
@@ -80,6 +102,17 @@ struct SocResult {
   std::string core;            ///< the PicoRV32 build that ran
   IngressStatus ingress;
   model::ProfilerReplayResult profile;  ///< the dump and the counters read back
+  uint64_t vals = 0;          ///< val records made (rap_val)
+  uint64_t hold_cycles = 0;   ///< cycles the memory held the core for a waiting record
+  /// The RAP engine: events it took (code: branch records - 1; val: val
+  /// records), the counters and the dump beats (as replay_rap reads them).
+  model::RapReplayResult rap;
+  /// The DCR tracker and the BBV detector: the results taken while running
+  /// (and after), the counters.
+  std::vector<model::DcrResult> dcr_results;
+  model::DcrTracker::Stats dcr_stats;
+  std::vector<model::DetectorResult> bbv_results;
+  model::DetectorCounters bbv_counters;
 };
 
 /// Runs `elf` on the SoC. Throws std::runtime_error on a bad ELF, a hung or

@@ -1,7 +1,8 @@
 # soc/soc: the SoC (sim/soc/, docs/soc.md) on real programs: every workload
 # of sw/workloads/ runs to its exit with the ingress' cycle model lock-stepped
 # against the hardware ingress on PicoRV32's RVFI stream, and its hardware
-# path profile must equal the model's on the same records. Included from
+# profiles (path profiler, RAP engine, DCR tracker, BBV detector) must equal
+# the models' on the same records. Included from
 # tb/CMakeLists.txt; registered only when the SoC and the workloads are built.
 get_property(have_soc GLOBAL PROPERTY HWPROF_HAVE_SOC)
 get_property(soc_elfs GLOBAL PROPERTY HWPROF_SOC_ELFS)

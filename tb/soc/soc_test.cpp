@@ -9,7 +9,11 @@
 //  * no record is dropped, none is lost between the ingress and the
 //    profiler, and the ingress' counters agree with the harness';
 //  * the hardware path profile read back through the dump port equals the
-//    path profiler's cycle model fed the records the retire stream made.
+//    path profiler's cycle model fed the records the retire stream made;
+//  * so do the other units beside it (hwprof_board_units): the RAP engine's
+//    tree and counters (code profile, and the value profile of the val
+//    records of data addresses), the DCR tracker's and the BBV detector's
+//    results (taken while running) and counters.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,9 +21,13 @@
 #include <string>
 #include <vector>
 
+#include "dcr_replay.h"
 #include "fail_wave.h"
 #include "path_profiler.h"
+#include "phase_detector.h"
 #include "profiler_replay.h"
+#include "rap_source.h"
+#include "rap_tree.h"
 #include "soc_sim.h"
 
 using namespace hwprof;
@@ -39,12 +47,19 @@ std::string elf_of(const std::string& w) { return std::string(HWPROF_SOC_ELF_DIR
 struct SocRun {
   sim::SocResult res;
   std::vector<model::BranchRecord> records;
+  std::vector<uint32_t> vals;
   std::string uart;
 };
 
-SocRun run(const std::string& w, uint32_t ppcr, uint32_t ctrl, unsigned ev_sel = 0) {
+// Phase interval of these runs (the workloads retire 10^4..10^5 instructions).
+constexpr uint32_t kInterval = 5000;
+
+SocRun run(const std::string& w, uint32_t ppcr, uint32_t ctrl, unsigned ev_sel = 0, bool rap_val = false) {
   SocRun r;
   sim::SocConfig cfg;
+  cfg.interval = kInterval;
+  cfg.rap_val = rap_val;
+  cfg.on_val = [&](uint32_t a) { r.vals.push_back(a); };
   cfg.ppcr = ppcr;
   cfg.hpt_ctrl = ctrl;
   cfg.ev_sel = ev_sel;
@@ -94,6 +109,84 @@ void expect_profile_equals_model(const SocRun& r, uint32_t ppcr, uint32_t ctrl) 
   EXPECT_EQ(a.hpt.ignored, e.hpt.ignored);
 }
 
+model::RecordSource records_of(const SocRun& r) {
+  auto i = std::make_shared<size_t>(0);
+  return [&r, i](model::BranchRecord& b) {
+    if (*i == r.records.size()) return false;
+    b = r.records[(*i)++];
+    return true;
+  };
+}
+
+// The RAP engine, the DCR tracker and the BBV detector read back from the
+// SoC equal their cycle models fed the same records (as replay_rap,
+// replay_dcr and replay_detector program them).
+void expect_units_equal_model(const SocRun& r, bool rap_val) {
+  const auto p = sim::soc_params();
+  const auto& s = r.res;
+  // RAP: the code profile of the branch records, or the val records.
+  model::RapEngine eng(p.rap);
+  model::RapEventSource src;
+  if (rap_val) {
+    auto i = std::make_shared<size_t>(0);
+    src = [&r, i](model::RapEvent& e) {
+      if (*i == r.vals.size()) return false;
+      e = model::rap_value_event(r.vals[(*i)++], 1);
+      return true;
+    };
+  } else {
+    src = model::rap_code_source(records_of(r));
+  }
+  const auto m = model::replay_rap(eng, src, model::RapReplayConfig{});
+  EXPECT_EQ(s.rap.events, m.events);
+  EXPECT_GT(m.events, 1000u);
+  const auto& a = s.rap.counters;
+  const auto& e = m.counters;
+  EXPECT_EQ(a.n, e.n);
+  EXPECT_EQ(a.raw, e.raw);
+  EXPECT_EQ(a.pairs, e.pairs);
+  EXPECT_EQ(a.splits, e.splits);
+  EXPECT_EQ(a.skipped, e.skipped);
+  EXPECT_EQ(a.sched, e.sched);
+  EXPECT_EQ(a.cap, e.cap);
+  EXPECT_EQ(a.merges, e.merges);
+  EXPECT_EQ(a.nodes, e.nodes);
+  EXPECT_EQ(a.peak, e.peak);
+  const auto hw = model::rap_dump_nodes(s.rap.beats, p.rap.range_bits);
+  const auto want = eng.tree().nodes();
+  ASSERT_EQ(hw.size(), want.size());
+  EXPECT_GT(want.size(), 1u);
+  for (size_t k = 0; k < want.size(); ++k) {
+    EXPECT_EQ(hw[k].prefix, want[k].prefix) << "RAP node " << k;
+    EXPECT_EQ(hw[k].depth, want[k].depth) << "RAP node " << k;
+    EXPECT_EQ(hw[k].count, want[k].count) << "RAP node " << k;
+  }
+  // DCR tracker.
+  model::DcrTracker dcr(p.dcr);
+  model::DcrReplayConfig dc;
+  dc.interval = kInterval;
+  const auto d = model::replay_dcr(dcr, records_of(r), dc);
+  EXPECT_GT(d.results.size(), 0u);
+  EXPECT_EQ(s.dcr_results, d.results);
+  EXPECT_EQ(s.dcr_stats.records, d.stats.records);
+  EXPECT_EQ(s.dcr_stats.intervals, d.stats.intervals);
+  EXPECT_EQ(s.dcr_stats.pushes, d.stats.pushes);
+  EXPECT_EQ(s.dcr_stats.pops, d.stats.pops);
+  EXPECT_EQ(s.dcr_stats.new_phases, d.stats.new_phases);
+  EXPECT_EQ(s.dcr_stats.correct, d.stats.correct);
+  // BBV detector.
+  model::PhaseDetector bbv(p.bbv);
+  model::DetectorReplayConfig bc;
+  bc.interval = kInterval;
+  const auto b = model::replay_detector(bbv, records_of(r), bc, model::DetectorMode::Bbv);
+  EXPECT_GT(b.intervals.size(), 0u);
+  EXPECT_EQ(s.bbv_results, b.intervals);
+  EXPECT_EQ(s.bbv_counters.records, b.counters.records);
+  EXPECT_EQ(s.bbv_counters.features, b.counters.features);
+  EXPECT_EQ(s.bbv_counters.intervals, b.counters.intervals);
+  EXPECT_EQ(s.bbv_counters.phases, b.counters.phases);
+}
+
 class SocWorkload : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SocWorkload, RunsToExitWithIngressLockstepAndHardwareProfileEqualsModel) {
@@ -131,6 +224,7 @@ TEST_P(SocWorkload, RunsToExitWithIngressLockstepAndHardwareProfileEqualsModel) 
               static_cast<unsigned long long>(s.records), double(s.records) / double(s.run_cycles),
               double(s.run_cycles) / s.seconds / 1e6);
   expect_profile_equals_model(r, ppcr, ctrl);
+  expect_units_equal_model(r, false);
 }
 
 INSTANTIATE_TEST_SUITE_P(Workloads, SocWorkload, ::testing::ValuesIn(workloads()),
@@ -165,6 +259,25 @@ TEST(Soc, WppAndExtPresetsAndLoadEventsMatchModel) {
     EXPECT_EQ(r.res.exit_code, 0);
     expect_profile_equals_model(r, k.ppcr, k.ctrl);
   }
+}
+
+// The RAP value profile: a val record of the data address of every retired
+// load and store goes to the RAP engine (its branch records masked); the
+// other units still take every branch record.
+TEST(Soc, RapValueProfileOfDataAddressesMatchesModel) {
+  SocRun r;
+  try {
+    r = run("hash_imc", model::Ppcr::kBl, model::HptCtrl::reset_value(), 0, true);
+  } catch (const std::exception& e) {
+    FAIL() << e.what();
+  }
+  EXPECT_EQ(r.res.exit_code, 0);
+  EXPECT_EQ(r.res.vals, r.vals.size());
+  EXPECT_GT(r.vals.size(), 1000u);
+  EXPECT_EQ(r.res.ingress.dropped, 0u);
+  for (uint32_t a : r.vals) EXPECT_TRUE(a >= 0x80000000u || (a >> 12) == 0x10000u || a == 0x100000u) << a;
+  expect_profile_equals_model(r, model::Ppcr::kBl, model::HptCtrl::reset_value());
+  expect_units_equal_model(r, true);
 }
 
 TEST(Soc, RejectsAnElfThatIsNotRv32) {
