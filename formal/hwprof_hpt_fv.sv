@@ -13,9 +13,7 @@ module hwprof_hpt_fv #(
   parameter int unsigned Sets = 2,
   parameter int unsigned Ways = 2,
   /// The accumulator width the sby file sets with HWPROF_FV_HPT_ACCW.
-  parameter int unsigned AccW = 3,
-  /// 1: CTRL writes may only keep the reset policy (erode): a cheaper task.
-  parameter bit FixPolicy = 0
+  parameter int unsigned AccW = 3
 ) (
   input wire logic        clk_i,
   input wire logic        rst_ni,
@@ -41,8 +39,6 @@ module hwprof_hpt_fv #(
   always_comb begin
     if (init_q) assume (!rst_ni);
     else assume (rst_ni);
-    if (FixPolicy && csr_we_i && csr_addr_i == hwprof_hpt_reg_pkg::HptAddrCtrl)
-      assume (csr_wdata_i[5:4] == 2'd2);
   end
 
   logic              in_ready, dump_valid, dump_busy;

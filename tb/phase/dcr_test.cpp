@@ -11,6 +11,7 @@
 // real trace, whose results must also equal DcrAlgo run straight over it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <stdexcept>
@@ -972,7 +973,59 @@ TEST_P(DcrConfigTest, RandomScanProgramsLockstep) {
       uint32_t func, ret;
     };
     std::vector<Frame> frames;
+    // The model's resync and recursion counters, followed every cycle (a
+    // random clear_stats zeroes them: a drop means a restart from 0).
+    uint64_t prev_resyncs = 0, prev_recursions = 0;
+    auto tally = [&] {
+      const auto& st = ls.model().algo().stats();
+      resyncs += st.resyncs >= prev_resyncs ? st.resyncs - prev_resyncs : st.resyncs;
+      recursions += st.recursions >= prev_recursions ? st.recursions - prev_recursions : st.recursions;
+      prev_resyncs = st.resyncs;
+      prev_recursions = st.recursions;
+    };
+    // A directed prefix first, so both corners are reached for any seed:
+    // Depth + 1 nested calls to distinct functions (the last overflows: skip
+    // mode), a return to the first one's caller (a resync that empties the
+    // stack), calls to A, B and A again (a recursion: skip mode), and a
+    // return to A's first caller (a resync). The random program follows.
+    std::vector<BranchRecord> prefix;
+    {
+      auto pcall = [&](uint32_t pc, uint32_t target) {
+        BranchRecord r;
+        r.kind = kCall;
+        r.pc = pc;
+        r.target = target;
+        r.ilen = 5;
+        r.taken = true;
+        r.insns = 1;
+        r.events = 0;
+        prefix.push_back(r);
+      };
+      auto pret = [&](uint32_t pc, uint32_t target) {
+        BranchRecord r;
+        r.kind = kRet;
+        r.pc = pc;
+        r.target = target;
+        r.ilen = 1;
+        r.taken = true;
+        r.insns = 1;
+        r.events = 0;
+        prefix.push_back(r);
+      };
+      for (uint32_t k = 0; k <= cfg.depth; ++k) pcall(0x200000 + 0x1000 * k + 0x40, 0x200000 + 0x1000 * (k + 1));
+      pret(0x300000, 0x200000 + 0x40 + 5);
+      pcall(0x400040, 0x410000);
+      pcall(0x410040, 0x420000);
+      pcall(0x420040, 0x410000);
+      pret(0x410100, 0x400040 + 5);
+      std::reverse(prefix.begin(), prefix.end());
+    }
     auto gen = [&] {
+      if (!prefix.empty()) {
+        const BranchRecord r = prefix.back();
+        prefix.pop_back();
+        return r;
+      }
       BranchRecord r;
       const uint32_t f = frames.empty() ? tag0(1) << 8 : frames.back().func;
       const unsigned x = static_cast<unsigned>(rng() % 100);
@@ -1045,6 +1098,7 @@ TEST_P(DcrConfigTest, RandomScanProgramsLockstep) {
           if (in.csr_wdata & kDcrCmdRestart) frames.clear();
         }
         const auto o = ls.step(in);
+        tally();
         if (offering && o.rec_ready) {
           offering = false;
           ++recs;
@@ -1052,8 +1106,6 @@ TEST_P(DcrConfigTest, RandomScanProgramsLockstep) {
         }
       }
       scans += ls.model().scan_cycles();
-      resyncs += ls.model().algo().stats().resyncs;
-      recursions += ls.model().algo().stats().recursions;
     } catch (const LockstepMismatch& e) {
       FAIL() << cfg.name() << " seed " << s << ": " << e.what();
     }
