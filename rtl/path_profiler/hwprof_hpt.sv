@@ -1160,7 +1160,10 @@ module hwprof_hpt #(
         end
         if (!f_hit && !(&f_cv)) begin  // a free way before any eviction
           assert (fill && !replace && !reject && |(wr_oh & ~f_cv));
-          for (int unsigned k = 0; k < Ways; k++) if (wr_oh[k]) assert ((f_cv & ((Ways'(1) << k) - 1)) == ((Ways'(1) << k) - 1));
+          for (int unsigned k = 0; k < Ways; k++) begin
+            // The way written is the lowest free one: every way below it is valid.
+            if (wr_oh[k]) assert ((f_cv & ((Ways'(1) << k) - 1)) == ((Ways'(1) << k) - 1));
+          end
         end
         if (replace || reject) begin  // the victim: minimum, lowest way on a tie
           for (int unsigned v = 0; v < Ways; v++) begin
