@@ -63,6 +63,27 @@ PLANTED = [
      "s1_sel_q     <= (train && prev_idx_q == idx) ? '0 : Cands'(1) << (32'(idx) >> LoW);",
      "s1_sel_q     <= Cands'(1) << (32'(idx) >> LoW);",
      "a phase that trains its own slot predicts the slot's stale word"),
+    # HPT (formal/hpt.sby) and DCR tracker (formal/dcr.sby).
+    ("hpt", "bmc_2x2", "rtl/path_profiler/hwprof_hpt.sv",
+     "assign w_le[w] = (w1_acc <= s3_a2_q[w]);",
+     "assign w_le[w] = (w1_acc < s3_a2_q[w]);",
+     "a victim tie between the way written in the cycle before and a higher way goes to the higher way"),
+    ("hpt", "bmc_2x2", "rtl/path_profiler/hwprof_hpt.sv",
+     "assign hit3  = val3 & keq3;",
+     "assign hit3  = val3 & keq3 & ~m1;",
+     "a hit on the entry written in the cycle before is missed (the entry is replaced or duplicated)"),
+    ("hpt", "bmc_2x2", "rtl/path_profiler/hwprof_hpt.sv",
+     "assign free3 = ~val3;",
+     "assign free3 = ~s3_hv_q;",
+     "a way filled in the cycle before still counts as free"),
+    ("dcr", "prove_d1", "rtl/phase/hwprof_dcr_stack.sv",
+     "skip_d = (skip_q || do_rec || do_ovf) && !do_resync;",
+     "skip_d = (skip_q || do_rec) && !do_resync;",
+     "an overflow does not enter skip mode"),
+    ("dcr", "prove_d1", "rtl/phase/hwprof_dcr_stack.sv",
+     "assign full = (size_q == DepthW'(Depth));",
+     "assign full = (size_q == DepthW'(Depth)) && !is_call;",
+     "a call pushes onto a full stack"),
 ]
 
 

@@ -160,7 +160,13 @@ module hwprof_hpt #(
 
   /// log2(Sets): bits of the index fold (0 for a fully associative table).
   localparam int unsigned SetBits = $clog2(Sets);
+`ifdef HWPROF_FV_HPT_ACCW
+  // Formal only (formal/hpt.sby): narrow accumulators, so that saturation
+  // is reachable within a bounded proof.
+  localparam int unsigned AccW = `HWPROF_FV_HPT_ACCW;
+`else
   localparam int unsigned AccW = 32;
+`endif
   localparam int unsigned MetricW = 24;  // the widest metric (insns)
   localparam int unsigned StatW = 32;
   localparam int unsigned FoldW = 68;    // the folded vector v
@@ -992,6 +998,211 @@ module hwprof_hpt #(
     end
   end
   `HWPROF_ASSERT(counters_add_up, !st_any_full |-> st_outcomes == (StatW + 2)'(st[0]))
+
+
+`ifdef FORMAL
+  // ---------------------------------------------------------------------
+  // Formal properties (make formal: formal/hpt.sby with the harness
+  // formal/hwprof_hpt_fv.sv, which resets the design in its first cycle;
+  // docs/verification.md). Immediate assertions only; no effect on
+  // simulation or synthesis.
+  //
+  // A reference table f_tv/f_tk/f_ta[set][way], written from the table
+  // update of the header (steps 1-3, every policy) and updated when a
+  // descriptor commits (then cleared by a CMD clear of the same edge), with
+  // the descriptors' key, metric, policy and per-way index captured at
+  // acceptance and delayed by the commit latency (f_*3). At every commit
+  // the RTL's outcome, written way, address, accumulator, key write and
+  // saturation flag equal the reference's, computed on the reference table,
+  // so every forwarding distance is checked against the table as it really
+  // is. Stated on their own as well: a hit is never replaced (the key's way
+  // is written, as a hit); a free way is filled before any eviction (the
+  // lowest one); the victim of a replacement or rejection has the minimum
+  // accumulator, every lower way a strictly larger one. During a dump walk
+  // every entry offered is the reference entry of its set and way, and a way
+  // skipped is invalid in the reference. Bounded (the RAM words are not
+  // visible to an induction).
+  logic f_past_q = 1'b0;
+  always_ff @(posedge clk_i) f_past_q <= 1'b1;
+
+  logic                f_v1_q, f_v2_q, f_v3_q;
+  key_t                f_key1_q, f_key2_q, f_key3_q;
+  logic [AccW-1:0]     f_m1_q, f_m2_q, f_m3_q;
+  logic [1:0]          f_pol1_q, f_pol2_q, f_pol3_q;
+  logic                f_inc1_q, f_inc2_q, f_inc3_q;
+  logic [SetW-1:0]     f_idx1_q [Ways];
+  logic [SetW-1:0]     f_idx2_q [Ways];
+  logic [SetW-1:0]     f_idx3_q [Ways];
+  logic [AccW-1:0]     f_in_m;
+
+  always_comb begin
+    unique case (ctrl_q[HptCtrlMetricLsb +: HptCtrlMetricW])
+      MetricEvents: f_in_m = AccW'(in_events_i);
+      MetricInsns:  f_in_m = AccW'(in_insns_i);
+      default:      f_in_m = AccW'(1);
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) {f_v1_q, f_v2_q, f_v3_q} <= '0;
+    else {f_v1_q, f_v2_q, f_v3_q} <= {go, f_v1_q, f_v2_q};
+  end
+  always_ff @(posedge clk_i) begin
+    f_key1_q <= in_key;
+    f_m1_q   <= f_in_m;
+    f_pol1_q <= ctrl_q[HptCtrlPolicyLsb +: HptCtrlPolicyW];
+    f_inc1_q <= in_incomplete_i;
+    f_idx1_q <= in_idx;
+    {f_key2_q, f_m2_q, f_pol2_q, f_inc2_q} <= {f_key1_q, f_m1_q, f_pol1_q, f_inc1_q};
+    {f_key3_q, f_m3_q, f_pol3_q, f_inc3_q} <= {f_key2_q, f_m2_q, f_pol2_q, f_inc2_q};
+    f_idx2_q <= f_idx1_q;
+    f_idx3_q <= f_idx2_q;
+  end
+
+  // The reference table and its decision for the descriptor in S3.
+  logic [Ways-1:0]  f_tv [Sets];
+  key_t             f_tk [Sets][Ways];
+  logic [AccW-1:0]  f_ta [Sets][Ways];
+  logic [Ways-1:0]  f_cv, f_ck;          // the candidates: valid, key equal
+  logic [AccW-1:0]  f_ca [Ways];         // their accumulators
+  logic             f_hit, f_fill, f_evict, f_reject, f_sat, f_keyw;
+  logic [WayW-1:0]  f_way;
+  logic [AccW-1:0]  f_acc, f_va;
+  logic [AccW:0]    f_sum;
+  logic [Ways-1:0]  f_low;               // no other way is a better victim
+  for (genvar w = 0; w < Ways; w++) begin : gen_f_cand
+    assign f_cv[w] = f_tv[f_idx3_q[w]][w];
+    assign f_ck[w] = f_cv[w] && (f_tk[f_idx3_q[w]][w] == f_key3_q);
+    assign f_ca[w] = f_ta[f_idx3_q[w]][w];
+    always_comb begin
+      f_low[w] = 1'b1;
+      for (int k = 0; k < Ways; k++) begin
+        if (k < w && f_ca[k] <= f_ca[w]) f_low[w] = 1'b0;
+        if (k > w && f_ca[k] < f_ca[w]) f_low[w] = 1'b0;
+      end
+    end
+  end
+  always_comb begin
+    f_hit = |f_ck;
+    f_fill = !f_hit && !(&f_cv);
+    f_evict = !f_hit && !f_fill;
+    f_way = '0;
+    if (f_hit) begin
+      for (int w = Ways - 1; w >= 0; w--) if (f_ck[w]) f_way = WayW'(w);
+    end else if (f_fill) begin
+      for (int w = Ways - 1; w >= 0; w--) if (!f_cv[w]) f_way = WayW'(w);
+    end else begin
+      // Minimum accumulator, ties to the lowest way.
+      for (int w = Ways - 1; w >= 0; w--) if (f_low[w]) f_way = WayW'(w);
+    end
+    f_va = f_ca[f_way];
+    f_sum = {1'b0, f_va} + {1'b0, f_m3_q};
+    f_reject = 1'b0;
+    f_sat = 1'b0;
+    f_keyw = 1'b1;
+    if (f_hit) begin
+      f_acc = f_sum[AccW] ? '1 : f_sum[AccW-1:0];
+      f_sat = f_sum[AccW];
+    end else if (f_fill) begin
+      f_acc = f_m3_q;
+    end else if (f_pol3_q == PolicySs) begin
+      f_acc = f_sum[AccW] ? '1 : f_sum[AccW-1:0];
+      f_sat = f_sum[AccW];
+    end else if (f_pol3_q == PolicyErode && f_va > f_m3_q) begin
+      f_acc = f_va - f_m3_q;
+      f_reject = 1'b1;
+      f_keyw = 1'b0;
+    end else begin
+      f_acc = f_m3_q;
+    end
+  end
+
+  logic f_commit, f_keyw_q;
+  assign f_commit = f_v3_q && !f_inc3_q;
+  always_ff @(posedge clk_i) f_keyw_q <= f_keyw;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned a = 0; a < Sets; a++) f_tv[a] <= '0;
+    end else if (cmd_clear) begin
+      for (int unsigned a = 0; a < Sets; a++) f_tv[a] <= '0;
+    end else if (f_commit) begin
+      f_tv[f_idx3_q[f_way]][f_way] <= 1'b1;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (f_commit) begin
+      f_ta[f_idx3_q[f_way]][f_way] <= f_acc;
+      if (f_keyw) f_tk[f_idx3_q[f_way]][f_way] <= f_key3_q;
+    end
+  end
+
+  logic [AccW-1:0] f_wacc;
+  assign f_wacc = take_j ? acc_j : acc_x;
+
+  always_comb begin
+    if (rst_ni) begin
+      assert (s3_valid_q == f_v3_q);
+      assert (commit == f_commit);
+      if (f_commit) begin
+        // The whole outcome equals the reference's.
+        assert (hit_any == f_hit);
+        assert (fill == f_fill);
+        assert (replace == (f_evict && !f_reject));
+        assert (reject == f_reject);
+        assert (wr_oh == (Ways'(1) << f_way));
+        assert (wr_addr == f_idx3_q[f_way]);
+        assert (f_wacc == f_acc);
+        assert (sat == f_sat);
+        // The three rules on their own, against the reference table.
+        if (f_hit) begin  // a hit is never replaced
+          assert (hit_any && !replace && !reject && |(wr_oh & f_ck));
+        end
+        if (!f_hit && !(&f_cv)) begin  // a free way before any eviction
+          assert (fill && !replace && !reject && |(wr_oh & ~f_cv));
+          for (int unsigned k = 0; k < Ways; k++) begin
+            // The way written is the lowest free one: every way below it is valid.
+            if (wr_oh[k]) assert ((f_cv & ((Ways'(1) << k) - 1)) == ((Ways'(1) << k) - 1));
+          end
+        end
+        if (replace || reject) begin  // the victim: minimum, lowest way on a tie
+          for (int unsigned v = 0; v < Ways; v++) begin
+            if (wr_oh[v]) begin
+              for (int unsigned k = 0; k < Ways; k++) begin
+                if (k < v) assert (f_ca[k] > f_ca[v]);
+                if (k > v) assert (f_ca[k] >= f_ca[v]);
+              end
+            end
+          end
+        end
+      end
+      if (f_past_q && w1_en_q) assert (w1_k_q == f_keyw_q);
+      // The dump offers exactly the reference table's valid entries.
+      if (state_q == StEmit) begin
+        if (dump_valid_o) begin
+          assert (f_tv[dump_set_q][dump_way_q]);
+          assert (dump_key == f_tk[dump_set_q][dump_way_q]);
+          assert (dump_acc == f_ta[dump_set_q][dump_way_q]);
+        end else begin
+          assert (!f_tv[dump_set_q][dump_way_q]);
+        end
+      end
+    end
+  end
+
+  // Reachability (task cover): an eviction, a rejection, a saturation, a
+  // hit on the entry written in the cycle before (forwarding at distance
+  // one), a valid entry dumped.
+  always_comb begin
+    if (rst_ni) begin
+      cover (commit && replace);
+      cover (commit && reject);
+      cover (commit && sat);
+      cover (commit && hit_j);
+      cover (dump_valid_o && dump_ready_i);
+    end
+  end
+`endif
 
 endmodule
 

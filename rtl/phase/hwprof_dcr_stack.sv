@@ -818,6 +818,34 @@ module hwprof_dcr_stack #(
   // recursion bits are written at size_cut in every step).
   `HWPROF_ASSERT(no_cut_without_commit, !(step && !done_o) || size_cut == size_q)
 
+
+`ifdef FORMAL
+  // ---------------------------------------------------------------------
+  // Formal invariants (make formal: formal/dcr.sby, the harness
+  // formal/hwprof_dcr_tracker_fv.sv around hwprof_dcr_tracker, which holds
+  // the record stable while it is offered; docs/verification.md). They make
+  // the tracker's depth and skip-mode properties inductive: the size is at
+  // most Depth and its thermometer code is live_q; a scan reads a live
+  // entry, its remaining candidates are live, a loop-exit scan (br / jmp /
+  // ijmp) stays at least three entries below the top, and the resync cycle
+  // belongs to a return in skip mode.
+  logic [DepthW:0] f_sidx;
+  assign f_sidx = (DepthW + 1)'(scan_idx_q);
+  always_comb begin
+    if (rst_ni) begin
+      assert (size_q <= DepthW'(Depth));
+      for (int unsigned i = 0; i < Depth; i++) assert (live_q[i] == (32'(size_q) > i));
+      if (scan_q) begin
+        assert (rec_valid_i);
+        assert (f_sidx < (DepthW + 1)'(size_q));
+        assert ((rem_q & ~live_q) == '0);
+        if (!is_call && !is_ret) assert (f_sidx + 3 <= (DepthW + 1)'(size_q));
+      end
+      if (rsync_q) assert (scan_q && skip_q && is_ret);
+    end
+  end
+`endif
+
 endmodule
 
 `default_nettype wire

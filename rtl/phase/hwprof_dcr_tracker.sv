@@ -457,6 +457,109 @@ module hwprof_dcr_tracker #(
   `HWPROF_ASSERT(result_holds_until_taken, res_valid_o && !res_ready_i |=> res_valid_o && $stable(res_phase_o) &&
                  $stable(res_pred_o) && $stable(res_flags_o) && $stable(res_hash_o) && $stable(res_depth_o))
 
+
+`ifdef FORMAL
+  // ---------------------------------------------------------------------
+  // Formal properties (make formal: formal/dcr.sby with the harness
+  // formal/hwprof_dcr_tracker_fv.sv, which resets the design in its first
+  // cycle; docs/verification.md). Immediate assertions only; no effect on
+  // simulation or synthesis. Stack invariants that make these inductive are
+  // in hwprof_dcr_stack under `ifdef FORMAL.
+  //
+  // Depth: a reference size f_size (CMD restart: 0; a committed record:
+  // size - pops + push) equals the stack size, which never exceeds Depth; a
+  // record pops at most the entries there are; a push finds room after its
+  // pops; an overflow is exactly a push refused by a full stack (it pushes
+  // nothing and happens only outside skip mode); only calls and backward
+  // br/jmp push or overflow, calls never pop. PUSHES, POPS and OVERFLOWS
+  // equal reference counters of those outcomes (since reset or
+  // clear_stats, saturating).
+  // Skip mode: a reference f_skip (restart: off; entered by an overflow or
+  // a recursion; left by a resync only) equals STATUS.skip; in skip mode
+  // nothing is pushed or popped until a return resyncs, which needs skip
+  // mode and a return, and pops at least the matched entry (the depth
+  // returns to that entry's).
+  logic [DepthW-1:0] f_size_q;
+  logic              f_skip_q;
+  logic              f_pp_q, f_po_q;   // a push / an overflow to count
+  logic [DepthW-1:0] f_pa_q;           // pops to count
+  logic [StatW-1:0]  f_push_q, f_ovf_q, f_pops_q;
+  logic              f_call, f_back, f_ret;
+  assign f_call = (head_q.rec.kind == KindCall) || (head_q.rec.kind == KindIcall);
+  assign f_ret  = (head_q.rec.kind == KindRet);
+  assign f_back = head_q.backward;
+
+  function automatic logic [StatW-1:0] f_sat(input logic [StatW-1:0] x, input logic [StatW-1:0] a);
+    logic [StatW:0] s;
+    s = {1'b0, x} + {1'b0, a};
+    return s[StatW] ? '1 : s[StatW-1:0];
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_size_q <= '0;
+      f_skip_q <= 1'b0;
+      {f_pp_q, f_po_q, f_pa_q} <= '0;
+      {f_push_q, f_ovf_q, f_pops_q} <= '0;
+    end else begin
+      if (restart) begin
+        f_size_q <= '0;
+        f_skip_q <= 1'b0;
+      end else if (commit) begin
+        f_size_q <= f_size_q - st_pops + DepthW'(st_push);
+        if (st_ovf || st_rec) f_skip_q <= 1'b1;
+        if (st_resync) f_skip_q <= 1'b0;
+      end
+      f_pp_q <= commit && st_push && !clear_stats;
+      f_po_q <= commit && st_ovf && !clear_stats;
+      f_pa_q <= (commit && !clear_stats) ? st_pops : '0;
+      if (clear_stats) begin
+        {f_push_q, f_ovf_q, f_pops_q} <= '0;
+      end else begin
+        f_push_q <= f_sat(f_push_q, StatW'(f_pp_q));
+        f_ovf_q  <= f_sat(f_ovf_q, StatW'(f_po_q));
+        f_pops_q <= f_sat(f_pops_q, StatW'(f_pa_q));
+      end
+    end
+  end
+
+  always_comb begin
+    if (rst_ni) begin
+      assert (size == f_size_q);
+      assert (size <= DepthW'(Depth));
+      assert (skip == f_skip_q);
+      assert (stat[StatPushes] == f_push_q);
+      assert (stat[StatOverflows] == f_ovf_q);
+      assert (stat[StatPops] == f_pops_q);
+      if (commit) begin
+        assert (st_pops <= size);
+        if (st_push) assert (size - st_pops < DepthW'(Depth) && !skip && (f_call || f_back));
+        if (st_ovf) assert (!st_push && !skip && size - st_pops == DepthW'(Depth) && (f_call || f_back));
+        if (f_call) assert (st_pops == '0);
+        if (skip && !st_resync) assert (st_pops == '0 && !st_push && !st_ovf);
+        if (st_resync) assert (skip && f_ret && st_pops != '0);
+      end
+    end
+  end
+
+  // Reachability (task cover): an overflow, a resync after it, a phase
+  // change (a result whose phase differs from the one before), a result
+  // flagged with an overflow.
+  logic f_res_seen_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) f_res_seen_q <= 1'b0;
+    else if (res_valid_o && res_ready_i) f_res_seen_q <= 1'b1;
+  end
+  always_comb begin
+    if (rst_ni) begin
+      cover (commit && st_ovf);
+      cover (commit && st_resync && f_ovf_q != '0);
+      cover (res_valid_o && f_res_seen_q && res_flags_o[2]);
+      cover (res_valid_o && res_flags_o[4]);
+    end
+  end
+`endif
+
 endmodule
 
 `default_nettype wire

@@ -7,7 +7,9 @@
 // trace end to end with every preset.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <vector>
 
 #include "frontend_replay.h"
 #include "gtest_util.h"
@@ -79,10 +81,22 @@ class PathStackConfig : public ::testing::TestWithParam<PathConfig> {
   std::string name = hwprof::tb::current_test_name();
 };
 
+// Each half (before and after the reset) starts with a directed prefix,
+// classified with the BL preset whatever the half's random setting: Depth + 1
+// calls (push: the last one overflows), MaxLen + 1 taken forward branches
+// (update: the path splits) and Depth + 2 returns (the last ones emit an
+// incomplete path), so the corners checked below are reached for every base
+// seed; the random records follow.
 TEST_P(PathStackConfig, RandomLockstepWithBubblesAndBackpressure) {
   const PathConfig cfg = GetParam();
   const unsigned seeds = env.seeds ? env.seeds : 60;
   uint64_t emitted = 0, overflows = 0, splits = 0, incomplete = 0;
+  auto tally = [&](const PathStack::Out& o) {
+    emitted += o.stats.emitted;
+    overflows += o.stats.overflows;
+    splits += o.stats.splits;
+    incomplete += o.stats.incomplete;
+  };
   for (unsigned s = 0; s < seeds; ++s) {
     const uint64_t seed = env.seed + s;
     RecordGen gen(seed);
@@ -90,29 +104,49 @@ TEST_P(PathStackConfig, RandomLockstepWithBubblesAndBackpressure) {
     Throttle stall(seed * 7 + 2, env.stall_for(seed));
     auto ls = hwprof::tb::make_path_stack_lockstep(cfg, env, name, seed);
     Ppcr ppcr{gen.legal_ppcr()};
+    std::vector<PathRecord> prefix;
+    auto directed = [&] {
+      prefix.clear();
+      const Ppcr bl{Ppcr::kBl};
+      for (unsigned i = 0; i <= cfg.depth; ++i)
+        prefix.push_back(PathRecord::classify(rec(kCall, 0x2000 + 0x40 * i, 0x8000 + 0x40 * i, true), bl));
+      for (unsigned i = 0; i <= cfg.max_len; ++i)
+        prefix.push_back(PathRecord::classify(rec(kBr, 0x9000 + 0x10 * i, 0x9008 + 0x10 * i, true), bl));
+      // Returns (update-count, pop) past the bottom: the last ones update an
+      // empty stack, so the path they pop is incomplete.
+      for (unsigned i = 0; i < cfg.depth + 2; ++i)
+        prefix.push_back(PathRecord::classify(rec(kRet, 0xa000 + 0x10 * i, 0x2004 + 0x40 * i, true), bl));
+      std::reverse(prefix.begin(), prefix.end());
+    };
+    directed();
     PathStack::In in;
     PathStack::Out o;
     try {
       for (int c = 0; c < 3000; ++c) {
-        if (!in.in_valid && !idle()) {
-          in.in_valid = true;
-          in.in_data = PathRecord::classify(gen.next(), ppcr);
-        }
-        in.out_ready = !stall();
-        if (c == 1500) {  // reset in mid-stream, then a new setting
+        if (c == 1500) {  // reset in mid-stream, then a new setting and prefix
+          tally(o);
           ls.reset();
           ppcr = Ppcr{gen.legal_ppcr()};
+          directed();
+          in.in_valid = false;
         }
+        if (!in.in_valid && !idle()) {
+          in.in_valid = true;
+          if (!prefix.empty()) {
+            in.in_data = prefix.back();
+            prefix.pop_back();
+          } else {
+            in.in_data = PathRecord::classify(gen.next(), ppcr);
+          }
+        }
+        in.out_ready = !stall();
         o = ls.step(in);
         if (in.in_valid && o.in_ready) in.in_valid = false;
       }
     } catch (const LockstepMismatch& e) {
       FAIL() << e.what();
     }
-    emitted += o.stats.emitted;
-    overflows += o.stats.overflows;
-    splits += o.stats.splits;
-    incomplete += o.stats.incomplete;
+    tally(o);
   }
   // The stimulus must reach the corners it is meant to reach.
   EXPECT_GT(emitted, 0u);
@@ -323,9 +357,34 @@ TEST_P(PathStackConfig, StorageRandomOperationRunsLockstep) {
     auto ls = hwprof::tb::make_path_stack_lockstep(cfg, env, name, seed);
     PathStack::In in;
     unsigned run = 0, mode = 0;
+    // A directed prefix first, so every storage corner is reached for any
+    // base seed: a push run to twice the depth (spills into a full RAM, the
+    // write pointer wraps), a pop run through every stored entry (fills
+    // from RAM, the longest run Depth - 1), push / pop pairs (a pop right
+    // after a spill: the bypass), a push run, then a reset with entries in
+    // RAM; the random runs follow.
+    std::vector<unsigned> prefix;
+    for (unsigned i = 0; i < 2 * cfg.depth + 2; ++i) prefix.push_back(ops::S);
+    for (unsigned i = 0; i < 2 * cfg.depth + 2; ++i) prefix.push_back(ops::P);
+    for (unsigned i = 0; i < 2 * cfg.depth + 2; ++i) prefix.push_back(ops::S);
+    for (unsigned i = 0; i < 3; ++i) {
+      prefix.push_back(ops::S);
+      prefix.push_back(ops::P);
+    }
+    std::reverse(prefix.begin(), prefix.end());
+    bool reset_pending = true;
     try {
       for (int c = 0; c < 3000; ++c) {
-        if (!in.in_valid && !idle()) {
+        if (prefix.empty() && reset_pending && !in.in_valid) {
+          ls.reset();
+          reset_pending = false;
+        }
+        if (!in.in_valid && !idle() && !prefix.empty()) {
+          in.in_valid = true;
+          in.in_data = op_rec(prefix.back(), 0x1000 + uint32_t(rng() % 64) * 4, 0x2000 + uint32_t(rng() % 64) * 4,
+                              rng() & 1, 1, 0);
+          prefix.pop_back();
+        } else if (!in.in_valid && !idle() && !reset_pending) {
           if (run == 0) {
             mode = unsigned(rng() % 5);
             run = 1 + unsigned(rng() % (2 * cfg.depth + 2));
@@ -351,7 +410,7 @@ TEST_P(PathStackConfig, StorageRandomOperationRunsLockstep) {
           in.in_data = r;
         }
         in.out_ready = !stall();
-        if (rng() % 1000 == 0) ls.reset();
+        if (rng() % 1000 == 0 && !reset_pending) ls.reset();  // not inside the directed prefix
         auto o = ls.step(in);
         if (in.in_valid && o.in_ready) in.in_valid = false;
       }

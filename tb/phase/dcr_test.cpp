@@ -11,6 +11,7 @@
 // real trace, whose results must also equal DcrAlgo run straight over it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <stdexcept>
@@ -763,8 +764,25 @@ namespace {
 class ProgramGen {
  public:
   explicit ProgramGen(uint64_t seed) : rng_(seed) {}
+  /// The next n records are nested calls to n distinct functions outside the
+  /// program's 8 (0x100000 + 0x1000 k: no recursion), so a stack of fewer
+  /// than n entries that is not in skip mode overflows.
+  void deep_calls(unsigned n) { burst_ = n; }
   BranchRecord next() {
     BranchRecord r;
+    if (burst_ > 0) {
+      const uint32_t f = frames_.empty() ? 0x1000 : frames_.back().func;
+      --burst_;
+      r.insns = 1;
+      r.events = 0;
+      r.taken = true;
+      r.kind = kCall;
+      r.pc = f + 0x20;
+      r.target = 0x100000 + 0x1000 * (++burst_fn_);
+      r.ilen = 4;
+      frames_.push_back({r.target, r.pc + r.ilen});
+      return r;
+    }
     const uint32_t f = frames_.empty() ? 0x1000 : frames_.back().func;
     const unsigned x = rng_() % 100;
     r.insns = static_cast<uint16_t>(rng_() % 200 ? 1 + rng_() % 30 : rng_() % 65536);
@@ -823,6 +841,8 @@ class ProgramGen {
   };
   std::mt19937_64 rng_;
   std::vector<Frame> frames_;
+  unsigned burst_ = 0;
+  uint32_t burst_fn_ = 0;
 };
 
 }  // namespace
@@ -839,20 +859,26 @@ TEST_P(DcrConfigTest, RandomProgramsLockstepWithBubblesBackpressureAndCommands) 
   SimEnv env = SimEnv::from_env();
   const unsigned seeds = env.seeds ? env.seeds : 8;
   uint64_t results = 0, recs = 0;
-  // What the model saw (before the reset and at the end; a random
-  // clear_stats loses some): every corner must be reached.
+  // What the model saw: every corner must be reached. The model's counters
+  // are followed every cycle (a random clear_stats or the reset zeroes
+  // them, so a drop means a restart from 0), so nothing reached is lost.
   uint64_t recursions = 0, resyncs = 0, overflows = 0, evictions = 0, correct = 0;
   for (uint64_t s = env.seed; s < env.seed + seeds; ++s) {
     auto ls = lockstep(cfg, s);
+    uint64_t prev[5] = {};
     auto tally = [&] {
       const auto& st = ls.model().algo().stats();
-      recursions += st.recursions;
-      resyncs += st.resyncs;
-      overflows += st.overflows;
-      evictions += st.evictions;
-      correct += st.correct;
+      const uint64_t now[5] = {st.recursions, st.resyncs, st.overflows, st.evictions, st.correct};
+      uint64_t* total[5] = {&recursions, &resyncs, &overflows, &evictions, &correct};
+      for (int k = 0; k < 5; ++k) {
+        *total[k] += now[k] >= prev[k] ? now[k] - prev[k] : now[k];
+        prev[k] = now[k];
+      }
     };
     ProgramGen gen(s);
+    // Each half (before and after the reset) starts with a nested call run
+    // one deeper than the stack: an overflow (and skip mode) for every seed.
+    gen.deep_calls(cfg.depth + 1);
     Throttle idle(s * 3 + 1, env.idle_for(s)), stall(s * 5 + 2, env.stall_for(s));
     auto& rng = gen.rng();
     try {
@@ -868,8 +894,9 @@ TEST_P(DcrConfigTest, RandomProgramsLockstepWithBubblesBackpressureAndCommands) 
       bool offering = false;
       for (uint64_t c = 0; c < 20000; ++c) {
         if (c == 10000) {
-          tally();
           ls.reset();
+          tally();
+          gen.deep_calls(cfg.depth + 1);
         }
         in = {};
         if (!offering && !idle()) offering = true;
@@ -892,6 +919,7 @@ TEST_P(DcrConfigTest, RandomProgramsLockstepWithBubblesBackpressureAndCommands) 
           in.csr_wdata = static_cast<uint32_t>(rng());
         }
         const auto o = ls.step(in);
+        tally();
         if (o.res_valid && in.res_ready) ++results;
         if (offering && o.rec_ready) {
           offering = false;
@@ -899,7 +927,6 @@ TEST_P(DcrConfigTest, RandomProgramsLockstepWithBubblesBackpressureAndCommands) 
           cur = gen.next();
         }
       }
-      tally();
     } catch (const LockstepMismatch& e) {
       FAIL() << cfg.name() << " seed " << s << ": " << e.what();
     }
@@ -946,7 +973,59 @@ TEST_P(DcrConfigTest, RandomScanProgramsLockstep) {
       uint32_t func, ret;
     };
     std::vector<Frame> frames;
+    // The model's resync and recursion counters, followed every cycle (a
+    // random clear_stats zeroes them: a drop means a restart from 0).
+    uint64_t prev_resyncs = 0, prev_recursions = 0;
+    auto tally = [&] {
+      const auto& st = ls.model().algo().stats();
+      resyncs += st.resyncs >= prev_resyncs ? st.resyncs - prev_resyncs : st.resyncs;
+      recursions += st.recursions >= prev_recursions ? st.recursions - prev_recursions : st.recursions;
+      prev_resyncs = st.resyncs;
+      prev_recursions = st.recursions;
+    };
+    // A directed prefix first, so both corners are reached for any seed:
+    // Depth + 1 nested calls to distinct functions (the last overflows: skip
+    // mode), a return to the first one's caller (a resync that empties the
+    // stack), calls to A, B and A again (a recursion: skip mode), and a
+    // return to A's first caller (a resync). The random program follows.
+    std::vector<BranchRecord> prefix;
+    {
+      auto pcall = [&](uint32_t pc, uint32_t target) {
+        BranchRecord r;
+        r.kind = kCall;
+        r.pc = pc;
+        r.target = target;
+        r.ilen = 5;
+        r.taken = true;
+        r.insns = 1;
+        r.events = 0;
+        prefix.push_back(r);
+      };
+      auto pret = [&](uint32_t pc, uint32_t target) {
+        BranchRecord r;
+        r.kind = kRet;
+        r.pc = pc;
+        r.target = target;
+        r.ilen = 1;
+        r.taken = true;
+        r.insns = 1;
+        r.events = 0;
+        prefix.push_back(r);
+      };
+      for (uint32_t k = 0; k <= cfg.depth; ++k) pcall(0x200000 + 0x1000 * k + 0x40, 0x200000 + 0x1000 * (k + 1));
+      pret(0x300000, 0x200000 + 0x40 + 5);
+      pcall(0x400040, 0x410000);
+      pcall(0x410040, 0x420000);
+      pcall(0x420040, 0x410000);
+      pret(0x410100, 0x400040 + 5);
+      std::reverse(prefix.begin(), prefix.end());
+    }
     auto gen = [&] {
+      if (!prefix.empty()) {
+        const BranchRecord r = prefix.back();
+        prefix.pop_back();
+        return r;
+      }
       BranchRecord r;
       const uint32_t f = frames.empty() ? tag0(1) << 8 : frames.back().func;
       const unsigned x = static_cast<unsigned>(rng() % 100);
@@ -1019,6 +1098,7 @@ TEST_P(DcrConfigTest, RandomScanProgramsLockstep) {
           if (in.csr_wdata & kDcrCmdRestart) frames.clear();
         }
         const auto o = ls.step(in);
+        tally();
         if (offering && o.rec_ready) {
           offering = false;
           ++recs;
@@ -1026,8 +1106,6 @@ TEST_P(DcrConfigTest, RandomScanProgramsLockstep) {
         }
       }
       scans += ls.model().scan_cycles();
-      resyncs += ls.model().algo().stats().resyncs;
-      recursions += ls.model().algo().stats().recursions;
     } catch (const LockstepMismatch& e) {
       FAIL() << cfg.name() << " seed " << s << ": " << e.what();
     }
