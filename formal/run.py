@@ -60,9 +60,13 @@ PLANTED = [
      "assign below_w = rdata;",
      "a pop right after a spill reads the RAM instead of the bypass register"),
     ("markov", "bram", "rtl/phase/hwprof_markov_predictor.sv",
-     "s1_sel_q     <= (train && prev_idx_q == idx) ? '0 : Cands'(1) << (32'(idx) >> LoW);",
-     "s1_sel_q     <= Cands'(1) << (32'(idx) >> LoW);",
+     "s1_sel_q  <= same_slot ? '0 : Cands'(1) << (32'(idx) >> LoW);",
+     "s1_sel_q  <= Cands'(1) << (32'(idx) >> LoW);",
      "a phase that trains its own slot predicts the slot's stale word"),
+    ("markov", "bram_tr", "rtl/phase/hwprof_markov_predictor.sv",
+     "assign t_wmask = tlive_q[pw] ? t_wdata : '1;",
+     "assign t_wmask = t_wdata;",
+     "training into a dead word of trained bits keeps the word's stale bits"),
 ]
 
 

@@ -436,8 +436,9 @@ module hwprof_detector_core #(
   logic        mk_res_valid, mk_scored, mk_correct;
   logic [15:0] mk_pred;
   hwprof_markov_predictor #(
-    .Entries(MarkovEntries),
-    .IdW    (16)
+    .Entries (MarkovEntries),
+    .IdW     (16),
+    .TrainRam(1)
   ) u_markov (
     .clk_i,
     .rst_ni,
