@@ -12,13 +12,18 @@
 ///   * clear_i untrains every slot and forgets the previous update (an
 ///     update in the same cycle is ignored).
 /// Entries 8 (two candidates per low index), IdW 4, the block RAM and the
-/// LUT RAM forms; bounded (the RAM words are not visible to an induction).
+/// LUT RAM forms, each with the trained bits in flip-flops (TrainRam 0) and
+/// in a RAM of two 4-bit words with live bits (TrainRam 1, TrainW 4: the
+/// RAM starts with arbitrary contents, so stale trained bits are checked);
+/// bounded (the RAM words are not visible to an induction).
 `default_nettype none
 
 module hwprof_markov_predictor_fv #(
   parameter int unsigned Entries = 8,
   parameter int unsigned IdW = 4,
-  parameter int unsigned LutRam = 0
+  parameter int unsigned LutRam = 0,
+  parameter int unsigned TrainRam = 0,
+  parameter int unsigned TrainW = 4
 ) (
   input wire logic           clk_i,
   input wire logic           rst_ni,
@@ -31,7 +36,7 @@ module hwprof_markov_predictor_fv #(
   logic           res_valid, res_scored, res_correct;
   logic [IdW-1:0] res_pred;
 
-  hwprof_markov_predictor #(.Entries(Entries), .IdW(IdW), .LutRam(LutRam)) dut (
+  hwprof_markov_predictor #(.Entries(Entries), .IdW(IdW), .LutRam(LutRam), .TrainRam(TrainRam), .TrainW(TrainW)) dut (
     .clk_i, .rst_ni, .clear_i, .upd_valid_i, .upd_phase_i,
     .res_valid_o(res_valid), .res_pred_o(res_pred), .res_scored_o(res_scored),
     .res_correct_o(res_correct));

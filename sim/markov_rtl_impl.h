@@ -74,7 +74,7 @@ class IntervalRtlT final : public RtlBase<model::IntervalCounter, V> {
 
 /// Registry entries of generated configurations into `reg`: X(Vprefix,
 /// Entries, LutRam), X(Vprefix, IntervalW, CountW).
-#define HWPROF_MARKOV_RTL_ADD(V, entries, lutram) /* lutram: the same cycle behaviour */ \
+#define HWPROF_MARKOV_RTL_ADD(V, entries, lutram, trainram, trainw) /* RAM forms: the same cycle behaviour */ \
   reg.add(std::to_string(entries), &::hwprof::sim::make_rtl<::hwprof::sim::MarkovRtl, ::hwprof::sim::MarkovRtlT<V>>);
 #define HWPROF_INTERVAL_RTL_ADD(V, iw, cw)             \
   reg.add(::hwprof::sim::IntervalConfig{iw, cw}.name(), \

@@ -46,9 +46,15 @@ hwprof_rtl_config(Vpath_profiler_q2_d4_l8_s4_w2 test QueueDepth=2 Depth=4 MaxLen
 # Phase cells (docs/phase.md): Markov predictor, interval counter.
 hwprof_rtl_unit(markov_predictor TOP hwprof_markov_predictor MANIFEST hwprof_markov_predictor)
 # e256 builds the LUT RAM form (LutRam=1, the ECP5 default), e4 the block RAM
-# form (the default elsewhere; also in every DCR and detector build).
-hwprof_rtl_config(Vmarkov_predictor_e256 test Entries=256 LutRam=1)
-hwprof_rtl_config(Vmarkov_predictor_e4 test Entries=4 LutRam=0)
+# form (the default elsewhere; also in every DCR and detector build). Trained
+# bits in flip-flops (TrainRam=0) in both and in the DCR; in a RAM with live
+# words (TrainRam=1, the detectors' form) in e64 (block RAM, 4 words of 16),
+# e8 (LUT RAM, 2 words of 4) and e2 (block RAM, one word of 2).
+hwprof_rtl_config(Vmarkov_predictor_e256 test Entries=256 LutRam=1 TrainRam=0 TrainW=16)
+hwprof_rtl_config(Vmarkov_predictor_e4 test Entries=4 LutRam=0 TrainRam=0 TrainW=16)
+hwprof_rtl_config(Vmarkov_predictor_e64 test Entries=64 LutRam=0 TrainRam=1 TrainW=16)
+hwprof_rtl_config(Vmarkov_predictor_e8 test Entries=8 LutRam=1 TrainRam=1 TrainW=4)
+hwprof_rtl_config(Vmarkov_predictor_e2 test Entries=2 LutRam=0 TrainRam=1 TrainW=16)
 hwprof_rtl_unit(interval_counter TOP hwprof_interval_counter MANIFEST hwprof_interval_counter)
 hwprof_rtl_config(Vinterval_counter_i32_c40 test IntervalW=32 CountW=40)
 hwprof_rtl_config(Vinterval_counter_i8_c18 test IntervalW=8 CountW=18)

@@ -432,12 +432,14 @@ module hwprof_detector_core #(
     .rdata_o(id_rdata)
   );
 
-  // Markov predictor.
+  // Markov predictor, trained bits in RAM words with live bits (TrainRam:
+  // the iCE40 fit of path_phase; same cycle behaviour as the flip-flop form).
   logic        mk_res_valid, mk_scored, mk_correct;
   logic [15:0] mk_pred;
   hwprof_markov_predictor #(
-    .Entries(MarkovEntries),
-    .IdW    (16)
+    .Entries (MarkovEntries),
+    .IdW     (16),
+    .TrainRam(1)
   ) u_markov (
     .clk_i,
     .rst_ni,

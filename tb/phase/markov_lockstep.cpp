@@ -12,7 +12,7 @@ using model::MarkovPredictor;
 
 const std::vector<unsigned>& markov_configs() {
   static const std::vector<unsigned> c = {
-#define X(V, use, entries, lutram) entries,  // lutram: the same cycle behaviour
+#define X(V, use, entries, lutram, trainram, trainw) entries,  // RAM forms: the same cycle behaviour
       HWPROF_RTL_CONFIGS_markov_predictor(X)
 #undef X
   };

@@ -139,6 +139,61 @@ TEST(MarkovPredictorRtl, ResetMidStream) {
   EXPECT_EQ(o.res_pred, 1);
 }
 
+// The trained-bit RAM form (TrainRam = 1: e64, e8, e2): words of trained
+// bits with one live flip-flop per word. Slots trained before a clear or a
+// reset keep their bits in the RAM; the dead word must read untrained, the
+// first training into it rewrites the whole word (stale bits cleared) in
+// the same cycle as the read of another slot of that word, and the next
+// training into the now live word writes one bit while another bit of the
+// word is read. Slot ids are phase ids < entries, so slots 0 and 1 share
+// word 0 in every form and slot entries-1 is in the last word.
+TEST(MarkovPredictorRtl, TrainedRamDeadWordsReadUntrained) {
+  const SimEnv env = SimEnv::from_env();
+  for (unsigned entries : {64u, 8u, 2u}) {
+    for (bool by_reset : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "entries " << entries << (by_reset ? " reset" : " clear"));
+      auto ls = hwprof::tb::make_markov_lockstep(entries, env, test_name() + "_e" + std::to_string(entries),
+                                                 env.seed);
+      const uint16_t last = static_cast<uint16_t>(entries - 1);
+      // Train slot 0 := 1, slot 1 := 0 and the last slot := 0 (last's word
+      // is word 0 only at 2 slots, where last == 1).
+      for (uint16_t p : {uint16_t{0}, uint16_t{1}, uint16_t{0}, last, uint16_t{0}, uint16_t{1}}) ls.step(upd(p));
+      ls.step(idle());
+      if (by_reset)
+        ls.reset();
+      else
+        ls.step({true, false, 0});
+      // 1: untrained (a stale 1 in the RAM), predicts itself.
+      auto o = ls.step(upd(1));
+      // 0: trains slot 1 := 0 (dead word 0: the whole word is written) while
+      // slot 0's bit (stale 1) is read: predicts 0.
+      o = ls.step(upd(0));
+      ASSERT_TRUE(o.res_valid);
+      EXPECT_EQ(o.res_pred, 1);
+      EXPECT_FALSE(o.res_scored);
+      // 1: trains slot 0 := 1 (live word: one bit) while slot 1's bit (just
+      // trained) is read: predicts slot 1 = 0.
+      o = ls.step(upd(1));
+      ASSERT_TRUE(o.res_valid);
+      EXPECT_EQ(o.res_pred, 0);  // slot 0 untrained: the stale bit was cleared
+      EXPECT_TRUE(o.res_scored);
+      EXPECT_FALSE(o.res_correct);
+      // last: trains slot 1 := last; the last slot (trained before, stale)
+      // predicts itself unless it shares word 0 (2 slots: last == 1, same
+      // slot: predicts itself too).
+      o = ls.step(upd(last));
+      ASSERT_TRUE(o.res_valid);
+      EXPECT_EQ(o.res_pred, 0);  // slot 1 = 0, trained after the clear
+      o = ls.step(upd(0));
+      ASSERT_TRUE(o.res_valid);
+      EXPECT_EQ(o.res_pred, last);  // the last slot read untrained
+      o = ls.step(idle());
+      ASSERT_TRUE(o.res_valid);
+      EXPECT_EQ(o.res_pred, 1);  // slot 0 = 1, trained after the clear (live word)
+    }
+  }
+}
+
 TEST(MarkovPredictorRtl, RandomPhaseChains) {
   const SimEnv env = SimEnv::from_env();
   const unsigned seeds = env.seeds ? env.seeds : 16;
