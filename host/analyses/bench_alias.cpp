@@ -135,7 +135,7 @@ double agreement(const std::unordered_map<uint64_t, StaticCrit>& ref, const std:
 
 int main(int argc, char** argv) {
   std::string lackey, vgmap, fab;
-  uint64_t chunk = 1000, max_insns = UINT64_MAX, seed = 1;
+  uint64_t chunk = 1000, max_insns = UINT64_MAX, seed = 1, check = 0;
   double miss_rate = 0.02, mispredict = 0.05;
   bool no_study = false;
   for (int i = 1; i < argc; ++i) {
@@ -153,10 +153,11 @@ int main(int argc, char** argv) {
     else if (a == "--miss-rate") miss_rate = std::stod(val());
     else if (a == "--mispredict-rate") mispredict = std::stod(val());
     else if (a == "--no-study") no_study = true;
+    else if (a == "--check") check = std::stoull(val());
     else {
       std::cerr << "usage: bench_alias --lackey LACKEY_OUT --vgmap VALGRIND_D_STDERR [--fab FABRICATED_TRACE] "
                    "[--chunk 1000] [--max-insns N] [--seed 1] [--miss-rate 0.02] [--mispredict-rate 0.05] "
-                   "[--no-study]\n";
+                   "[--no-study] [--check N]\n";
       return 2;
     }
   }
@@ -210,6 +211,8 @@ int main(int argc, char** argv) {
     std::vector<InsnRef> refs;
     std::vector<int64_t> pos;
     std::vector<uint64_t> real_dist, abs_dist;
+    std::vector<std::vector<MemAccess>> chk_acc;  // --check: the first N instructions' accesses
+    std::vector<int64_t> chk_got;
 
     auto run_chunk = [&]() {
       if (dyn.empty()) return;
@@ -219,6 +222,10 @@ int main(int argc, char** argv) {
         const uint64_t gi = base + k;
         pc_ring[gi % pc_ring.size()] = dyn[k].pc;
         const int64_t p = real_tr.add(gi, acc.data() + dyn[k].a0, dyn[k].a1 - dyn[k].a0);
+        if (gi < check) {  // brute force later
+          chk_acc.emplace_back(acc.begin() + dyn[k].a0, acc.begin() + dyn[k].a1);
+          chk_got.push_back(p);
+        }
         if (p >= 0) {
           const uint64_t d = gi - static_cast<uint64_t>(p);
           ++loads_real;
@@ -341,6 +348,19 @@ int main(int argc, char** argv) {
     }
 
     nlohmann::json j;
+    if (check) {  // the youngest earlier writer of any byte read, by scanning back over every instruction
+      uint64_t bad = 0, aliasing = 0;
+      for (size_t i = 0; i < chk_acc.size(); ++i) {
+        int64_t want = -1;
+        for (size_t b = i; b-- > 0 && want < 0;)
+          for (const MemAccess& w : chk_acc[b])
+            for (const MemAccess& r : chk_acc[i])
+              if (w.write && !r.write && w.addr < r.addr + r.size && r.addr < w.addr + w.size) want = int64_t(b);
+        aliasing += want >= 0;
+        bad += want != chk_got[i];
+      }
+      j["check"] = {{"instructions", chk_acc.size()}, {"aliasing_loads", aliasing}, {"mismatches", bad}};
+    }
     j["lackey"] = lackey;
     j["instructions"] = g;
     j["chunk"] = chunk;
