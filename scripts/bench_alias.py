@@ -69,7 +69,15 @@ def main():
     ap.add_argument("--programs", default="gzip,bzip2,sqlite3,perl,memchase")
     ap.add_argument("--keep", help="keep the JSON of each run in this directory")
     ap.add_argument("--study-variants", action="store_true", help="also the study with other machine settings")
+    ap.add_argument("--report-only", metavar="DIR", help="no runs: the tables from the JSON files --keep wrote")
     a = ap.parse_args()
+    if a.report_only:
+        rows = []
+        for name in a.programs.split(","):
+            with open(os.path.join(a.report_only, name + ".json")) as f:
+                rows.append(json.load(f))
+        report(a, os.path.abspath(a.build), rows, None)
+        return
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     build = os.path.abspath(a.build)
     hw = os.path.join(build, "host/cli/hwprof")
@@ -102,7 +110,7 @@ def main():
                 n = max(1, int(info["instructions"]) // 1000)
                 fab = os.path.join(tmp, name + "_fab.hwpt.zst")
                 subprocess.run([hw, "-q", "fabricate", "--from", trace, "--tracelets", str(n), "--seed", "1",
-                                "-o", fab], check=True)
+                                "-o", fab, "--aliases"], check=True)
                 cmd += ["--fab", fab]
             t1 = time.time()
             j = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
@@ -126,9 +134,14 @@ def main():
                   f"analysis {j['analysis_seconds']:.0f} s", file=sys.stderr)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    report(a, build, rows, time.time() - t_all)
 
+
+def report(a, build, rows, seconds):
     out = []
-    out.append(f"Command: `python3 scripts/bench_alias.py {a.build}` ({time.time() - t_all:.0f} s). {machine()}\n")
+    took = f" ({seconds:.0f} s)" if seconds is not None else ""
+    out.append(f"Command: `python3 scripts/bench_alias.py {a.build}`{took}. Machine: {machine()}. "
+               f"Date: {time.strftime('%Y-%m-%d')}.\n")
     out.append("Alias profiles: (store pc, load pc) pairs whose load reads a byte the store wrote last, "
                "counted when the distance is below the window. Real: valgrind lackey's addresses. Abstract: the "
                "same instruction stream, each chunk of 1,000 instructions executed abstractly from fresh random "
@@ -139,7 +152,7 @@ def main():
     out.append("| program | instructions | window | real pairs | abstract pairs | M_a % | recall % | precision % "
                "| fabricated M_a % | fab. recall % | fab. precision % | paper M_a % |")
     out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    means = {}
+    means, fmeans = {}, {}
     for j in rows:
         for w in j["windows"]:
             fab = [f"{w[k]:.1f}" if k in w else "" for k in ("fab_M_a", "fab_M_a_recall", "fab_M_a_precision")]
@@ -147,8 +160,12 @@ def main():
                        f"{w['abstract_pairs']:,} | {w['M_a']:.1f} | {w['M_a_recall']:.1f} | {w['M_a_precision']:.1f} "
                        f"| {' | '.join(fab)} | ~{PAPER_MA:.0f} |")
             means.setdefault(w["window"], []).append(w["M_a"])
+            if "fab_M_a" in w:
+                fmeans.setdefault(w["window"], []).append(w["fab_M_a"])
     for win, v in sorted(means.items()):
-        out.append(f"| **mean** | | {win} | | | **{sum(v) / len(v):.1f}** | | | | | | ~{PAPER_MA:.0f} |")
+        fv = fmeans.get(win, [])
+        fm = f"**{sum(fv) / len(fv):.1f}**" if fv else ""
+        out.append(f"| **mean** | | {win} | | | **{sum(v) / len(v):.1f}** | | | {fm} | | | ~{PAPER_MA:.0f} |")
     out.append("")
     out.append("Memory-dependence study: every 1,000-instruction chunk of the real stream as a tracelet through the "
                "timing model (default machine, misprediction rate 5% on conditional and indirect branches, "
@@ -156,14 +173,17 @@ def main():
                "execution, (d) real addresses. mem %: share of critical-path cycles on store -> load edges; "
                "agree %: dynamic instructions whose binary criticality equals (d)'s.\n")
     out.append("| program | CPI none | CPI expr | CPI abstract | CPI real | mem % expr | mem % abstract | mem % real "
-               "| agree % none | agree % expr | agree % abstract | binary critical none / real |")
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+               "| mem edges / 1k expr | abstract | real | agree % none | agree % expr | agree % abstract "
+               "| binary critical none / real |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for j in rows:
         s = j["study"]
         out.append(f"| {j['program']} | {s['none']['cpi']:.3f} | {s['expression']['cpi']:.3f} | "
                    f"{s['abstract']['cpi']:.3f} | {s['real']['cpi']:.3f} | {100 * s['expression']['mem_share']:.2f} | "
                    f"{100 * s['abstract']['mem_share']:.2f} | {100 * s['real']['mem_share']:.2f} | "
-                   f"{s['none']['agreement_with_real']:.1f} | {s['expression']['agreement_with_real']:.1f} | "
+                   + " | ".join(f"{1000 * s[m]['mem_edges'] / max(1, j['instructions']):.2f}"
+                                for m in ("expression", "abstract", "real")) + " | "
+                   + f"{s['none']['agreement_with_real']:.1f} | {s['expression']['agreement_with_real']:.1f} | "
                    f"{s['abstract']['agreement_with_real']:.1f} | {s['none']['binary_critical']:,} / "
                    f"{s['real']['binary_critical']:,} |")
     out.append("")

@@ -87,7 +87,8 @@ def main():
         info = json.loads(run([exe, "-q", "trace", "info", "--json", trace]).stdout)
         n = a.tracelets or max(1, info["instructions"] // 1000)
         fab = os.path.join(tmp, name + ".fab.hwpt.zst")
-        run([exe, "-q", "fabricate", "--from", trace, "--tracelets", str(n), "--seed", str(a.seed), "-o", fab])
+        run([exe, "-q", "fabricate", "--from", trace, "--tracelets", str(n), "--seed", str(a.seed), "-o", fab,
+             "--aliases"])
         real = critpath(trace, a.seed, name + ".real")
         real2 = critpath(trace, a.seed + 1, name + ".real2")
         fdb = critpath(fab, a.seed, name + ".fab")

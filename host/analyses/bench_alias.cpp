@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -53,7 +54,13 @@ std::string base_name(const std::string& p) {
 /// Object ids by file name, so that both address spaces give the same key.
 struct Keys {
   std::map<std::string, uint64_t> ids;
-  uint64_t id(const std::string& path) { return ids.emplace(base_name(path), ids.size() + 1).first->second; }
+  /// The file's real name (symlinks resolved: the recorder's map has the
+  /// name the program opened, e.g. libbz2.so.1.0; valgrind the file's).
+  uint64_t id(const std::string& path) {
+    std::error_code ec;
+    const auto real = std::filesystem::canonical(path, ec);
+    return ids.emplace(base_name(ec ? path : real.string()), ids.size() + 1).first->second;
+  }
 };
 
 struct Seg {
@@ -329,7 +336,7 @@ int main(int argc, char** argv) {
         const int o = map.find(pc);
         if (o < 0) return pc;
         for (const auto& rg : map.objects[size_t(o)].ranges)
-          if (pc >= rg.start && pc < rg.end) return (keys.id(map.objects[size_t(o)].path) << 40) | (rg.offset + (pc - rg.start));
+          if (pc >= rg.start && pc < rg.end) return (keys.id(map.objects[size_t(o)].host_path) << 40) | (rg.offset + (pc - rg.start));
         return pc;
       };
       size_t at = 0;

@@ -39,7 +39,7 @@ struct FabricateOpts {
   bool ignore_build_id = false;
   bool report = false;
   bool json = false;
-  bool no_aliases = false;
+  bool aliases = false;
 };
 
 bool same_file(const std::string& a, const std::string& b) {
@@ -136,7 +136,7 @@ void run_fabricate(const FabricateOpts& o, const Global& g) {
   analyses::FabricatedMapInfo mi;
   std::vector<trace::Record> recs;
   // Memory aliasing by abstract execution (004 section 3.3): x86_64 only.
-  const bool aliases = !o.no_aliases && isa == "x86_64";
+  const bool aliases = o.aliases && isa == "x86_64";
   std::unique_ptr<analyses::AbstractExec> ax;
   if (aliases) ax = std::make_unique<analyses::AbstractExec>(code);
   std::vector<analyses::TraceletAliases> alias_out;
@@ -292,7 +292,7 @@ void run_fabricate(const FabricateOpts& o, const Global& g) {
                "stopped by the emulator, {} pages seeded); {}.alias\n",
                alias_pairs, alias_mem, as.insns, as.failed, as.pages, o.output);
   } else {
-    fmt::print("  aliases      none ({})\n", o.no_aliases ? "--no-aliases" : "abstract execution is x86_64 only");
+    fmt::print("  aliases      none ({})\n", !o.aliases ? "without --aliases" : "abstract execution is x86_64 only");
   }
   fmt::print("  M_f          {}  (BL path-profile overlap, real vs fabricated tracelets; paper 004 Fig. 5: about 95%)\n",
              pct(mf));
@@ -334,8 +334,8 @@ void add_fabricate_command(CLI::App& app, Global& g) {
       ->capture_default_str();
   c->add_option("--map", o->map, "load map of the trace (default TRACE.map)");
   c->add_flag("--ignore-build-id", o->ignore_build_id, "use ELF files whose build id differs from the map's");
-  c->add_flag("--no-aliases", o->no_aliases, "do not write OUT.alias (store -> load aliases of each tracelet by "
-                                             "abstract execution, x86_64)");
+  c->add_flag("--aliases", o->aliases, "also write OUT.alias: the store -> load aliases of each tracelet by abstract "
+                                      "execution (paper 004 section 3.3; x86_64)");
   c->add_flag("--report", o->report, "print the fabrication report with M_f, the path-profile overlap");
   c->add_flag("--json", o->json, "the report as JSON (M_f, M_f_stream, config, profile, stats, paths, objects)");
   c->callback([o, &g] { run_fabricate(*o, g); });

@@ -3,8 +3,8 @@
 # "Memory aliasing"; docs/formats.md, "Alias side file"):
 #  1. hwprof fabricate writes OUT.alias: one tracelet line per tracelet, its
 #     instruction count = the tracelet's record instructions, pairs inside
-#     it, totals = the report's; same seed = identical file; --no-aliases
-#     writes none;
+#     it, totals = the report's; same seed = identical file; none without
+#     --aliases;
 #  2. hwprof critpath --aliases uses them (memory edges reported); a file of
 #     another trace, a trace that is not fabricated, --no-mem-deps with it,
 #     a damaged file are refused;
@@ -26,7 +26,7 @@ check() {  # name got want
 t="$traces/gzip.hwpt.zst"
 
 # 1. fabricate with aliases
-if ! out=$("$hwprof" -q fabricate --from "$t" --tracelets 200 --seed 3 -o "$dir/a.hwpt.zst" --report --json 2>&1); then
+if ! out=$("$hwprof" -q fabricate --from "$t" --tracelets 200 --seed 3 -o "$dir/a.hwpt.zst" --aliases --report --json 2>&1); then
   if grep -q "not the file that ran" <<<"$out"; then echo "skipped: $out"; exit 77; fi
   echo "FAIL fabricate gzip: $out"; exit 1
 fi
@@ -46,12 +46,12 @@ check "report totals = file" "$(jq -c '[.aliases.pairs, .aliases.memory_insns]' 
   "$(awk '$1=="t"{p+=$3; m+=$4} END{printf "[%d,%d]", p, m}' "$al")"
 pairs=$(jq '.aliases.pairs' "$dir/a.json")
 if [ "$pairs" -gt 1000 ]; then echo "ok   $pairs aliasing loads in 200 tracelets"; else echo "FAIL only $pairs aliasing loads"; fail=1; fi
-"$hwprof" -q fabricate --from "$t" --tracelets 200 --seed 3 -o "$dir/b.hwpt.zst"
+"$hwprof" -q fabricate --from "$t" --tracelets 200 --seed 3 -o "$dir/b.hwpt.zst" --aliases
 # (line 2, a comment, names the trace)
 if cmp -s <(sed 2d "$al") <(sed 2d "$dir/b.hwpt.zst.alias"); then echo "ok   same seed, same alias file"
 else echo "FAIL alias file differs"; fail=1; fi
-"$hwprof" -q fabricate --from "$t" --tracelets 20 --seed 3 -o "$dir/c.hwpt.zst" --no-aliases
-if [ ! -e "$dir/c.hwpt.zst.alias" ]; then echo "ok   --no-aliases writes none"; else echo "FAIL --no-aliases"; fail=1; fi
+"$hwprof" -q fabricate --from "$t" --tracelets 20 --seed 3 -o "$dir/c.hwpt.zst"
+if [ ! -e "$dir/c.hwpt.zst.alias" ]; then echo "ok   without --aliases none is written"; else echo "FAIL no --aliases"; fail=1; fi
 
 # 2. critpath with them
 j=$("$hwprof" -q critpath "$dir/a.hwpt.zst" --aliases "$al" --json)
