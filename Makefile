@@ -152,6 +152,7 @@ bench: deps build
 	python3 scripts/bench_kpaths.py $(BUILD)
 	python3 scripts/bench_fabricate.py $(BUILD)
 	python3 scripts/bench_critpath.py $(BUILD)
+	python3 scripts/bench_alias.py $(BUILD)
 	python3 scripts/bench_rap.py $(BUILD)
 	python3 scripts/bench_rap_accuracy.py $(BUILD)
 	$(VENV)/bin/python scripts/bench_phase.py $(BUILD)
