@@ -24,8 +24,11 @@ memory-bound workload tests/traces/inputs/memchase.c (built here with gcc -O2):
    dependences (a) off, (b) by the same address expression (today's rule),
    (c) from abstract execution, (d) from the real addresses: CPI, the share
    of critical-path cycles on store -> load edges, binary criticality
-   agreement with (d); also with a 4-cycle store -> load forwarding latency
-   and without injected events (--study-variants).
+   agreement with (d); with --study-variants also without injected events
+   (kept in the JSON of --keep, not tabled).
+
+--keep DIR keeps each program's JSON; --report-only DIR prints the tables
+from such files without running anything.
 
 Prints markdown tables and writes them to BUILD_DIR/bench/alias.md.
 """
