@@ -25,6 +25,9 @@ APT_PACKAGES += gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system
 # A C program hwprof's authors did not write (cli.soc, docs/soc.md): Csmith's
 # random, well-defined programs (generator and runtime headers).
 APT_PACKAGES += csmith libcsmith-dev
+# hwprof fabricate / critpath: abstract execution of tracelets for memory
+# aliasing (paper 004 section 3.3; docs/analyses.md) with the Unicorn emulator.
+APT_PACKAGES += libunicorn-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # make fuzz only: clang with libFuzzer and the sanitizer runtimes.
 FUZZ_APT_PACKAGES := clang-14 libclang-rt-14-dev
@@ -152,6 +155,7 @@ bench: deps build
 	python3 scripts/bench_kpaths.py $(BUILD)
 	python3 scripts/bench_fabricate.py $(BUILD)
 	python3 scripts/bench_critpath.py $(BUILD)
+	python3 scripts/bench_alias.py $(BUILD)
 	python3 scripts/bench_rap.py $(BUILD)
 	python3 scripts/bench_rap_accuracy.py $(BUILD)
 	python3 scripts/bench_rap2d_accuracy.py $(BUILD)

@@ -37,6 +37,10 @@ CriticalPath critical_path(const std::vector<Timed>& t) {
     p.edges.push_back(pr.edge);
     ++p.edge_count[static_cast<int>(pr.edge)];
     p.edge_cycles[static_cast<int>(pr.edge)] += td - ts;
+    if (pr.edge == Edge::EE && x.mem_edge) {
+      ++p.mem_edges;
+      p.mem_cycles += td - ts;
+    }
     at = src;
   }
   std::reverse(p.nodes.begin(), p.nodes.end());
@@ -86,15 +90,15 @@ CritAnalyzer::CritAnalyzer(const CritOptions& o) : o_(o), model_(o.machine) {
   timed_.reserve(std::min<uint64_t>(o_.tracelet_len, 1u << 20));
 }
 
-void CritAnalyzer::add(const StaticInsn& s) {
+void CritAnalyzer::add(const StaticInsn& s, uint64_t mem_dist) {
   if (timed_.empty()) rng_ = tracelet_rng(o_.seed, tracelets_);
   const bool mp = s.is_cf && draw(rng_, o_.rates.mispredict_rate(s));
   const bool miss = s.load && draw(rng_, o_.rates.miss_rate);
-  add(s, mp, miss);
+  add(s, mp, miss, mem_dist);
 }
 
-void CritAnalyzer::add(const StaticInsn& s, bool mispredict, bool miss) {
-  timed_.push_back(model_.step(s, mispredict, miss));
+void CritAnalyzer::add(const StaticInsn& s, bool mispredict, bool miss, uint64_t mem_dist) {
+  timed_.push_back(model_.step(s, mispredict, miss, mem_dist));
   pcs_.push_back(s.pc);
   mispredicts_ += timed_.back().mispredict;
   misses_ += timed_.back().miss;
@@ -116,6 +120,8 @@ void CritAnalyzer::analyse() {
     edge_count_[e] += p.edge_count[e];
     edge_cycles_[e] += p.edge_cycles[e];
   }
+  mem_edges_ += p.mem_edges;
+  mem_cycles_ += p.mem_cycles;
   ++tracelets_;
   insns_ += timed_.size();
   cycles_ += model_.cycles();
@@ -205,13 +211,17 @@ const std::vector<const StaticInsn*>* InsnStream::next(const Record& r, Skip& wh
 
 CritRun run_critpath(const std::string& trace_path, InsnStream& in, CritAnalyzer& an, TimingModel& stream,
                      const CritOptions& o, uint64_t interval, const std::vector<uint64_t>& segments,
-                     const std::function<void(uint64_t)>& progress) {
+                     const std::function<void(uint64_t)>& progress,
+                     const std::vector<std::vector<std::pair<uint32_t, uint32_t>>>* aliases) {
   CritRun run;
   IntervalRule rule(interval ? interval : 1);
   std::mt19937_64 srng = tracelet_rng(o.seed, std::numeric_limits<uint64_t>::max());
   size_t seg = 0;
   uint64_t seg_end = segments.empty() ? UINT64_MAX : segments[0];
   uint64_t prev_cycles = 0, in_interval = 0, n = 0;
+  uint64_t seg_off = 0;  // instructions of the current segment before this record (alias offsets)
+  size_t alias_at = 0;
+  uint64_t valid_from = 0;  // stores at lower offsets were not modelled
   trace::for_each(trace_path, [&](const Record& r) {
     if ((++n & 0xffff) == 0 && progress) progress(n);
     if (!r.is_branch()) return;
@@ -219,20 +229,36 @@ CritRun run_critpath(const std::string& trace_path, InsnStream& in, CritAnalyzer
       in.restart();
       an.flush();
       seg_end = ++seg < segments.size() ? seg_end + segments[seg] : UINT64_MAX;
+      seg_off = 0;
+      alias_at = 0;
+      valid_from = 0;
     }
     ++run.records;
     run.instructions += r.insns;
     Skip why;
+    const std::vector<std::pair<uint32_t, uint32_t>>* al =
+        aliases && seg < aliases->size() ? &(*aliases)[seg] : nullptr;
     if (const auto* v = in.next(r, why)) {
+      uint64_t off = seg_off;
       for (const StaticInsn* s : *v) {
-        an.add(*s);
+        uint64_t dist = 0;
+        if (al) {
+          while (alias_at < al->size() && (*al)[alias_at].first < off) ++alias_at;
+          if (alias_at < al->size() && (*al)[alias_at].first == off && (*al)[alias_at].second >= valid_from)
+            dist = off - (*al)[alias_at].second;
+        }
+        ++off;
+        an.add(*s, dist);
         const bool mp = s->is_cf && draw(srng, o.rates.mispredict_rate(*s));
         const bool miss = s->load && draw(srng, o.rates.miss_rate);
-        stream.step(*s, mp, miss);
+        stream.step(*s, mp, miss, dist);
       }
       run.modelled += v->size();
       in_interval += v->size();
     }
+    else
+      valid_from = seg_off + r.insns;  // a skipped block: no store before it is in the models
+    seg_off += r.insns;
     if (interval) {
       if (rule.add(r.insns)) {
         const uint64_t cyc = stream.cycles() - prev_cycles;

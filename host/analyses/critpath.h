@@ -47,6 +47,7 @@ struct CriticalPath {
   std::vector<Edge> edges;      ///< edges[k] joins nodes[k] and nodes[k+1]
   uint64_t edge_count[kNumEdges] = {};
   uint64_t edge_cycles[kNumEdges] = {};  ///< latency of the path's edges by type (sums to length)
+  uint64_t mem_edges = 0, mem_cycles = 0;  ///< of the E-E edges, those of memory dependences (store -> load)
   std::vector<uint8_t> critical;         ///< per instruction: its E node is on the path
 };
 
@@ -101,11 +102,13 @@ class CritAnalyzer {
   explicit CritAnalyzer(const CritOptions& o);
   /// Appends an instruction to the current tracelet (events drawn here);
   /// a full tracelet is analysed at once.
-  void add(const StaticInsn& s);
+  /// `mem_dist`: the store s loads from, that many instructions earlier
+  /// (0: none; used with MachineConfig::explicit_mem_deps).
+  void add(const StaticInsn& s, uint64_t mem_dist = 0);
   /// Ends the current tracelet early (the stream is not continuous here).
   void flush();
   /// Appends an instruction with its events given (tests).
-  void add(const StaticInsn& s, bool mispredict, bool miss);
+  void add(const StaticInsn& s, bool mispredict, bool miss, uint64_t mem_dist = 0);
 
   const std::unordered_map<uint64_t, StaticCrit>& db() const { return db_; }
   uint64_t tracelets() const { return tracelets_; }
@@ -116,6 +119,8 @@ class CritAnalyzer {
   const uint64_t* edge_cycles() const { return edge_cycles_; }
   uint64_t mispredicts() const { return mispredicts_; }
   uint64_t misses() const { return misses_; }
+  uint64_t mem_edges() const { return mem_edges_; }    ///< critical-path E-E edges that are memory dependences
+  uint64_t mem_cycles() const { return mem_cycles_; }  ///< their cycles
   /// The last analysed tracelet (tests).
   const std::vector<Timed>& last_timed() const { return last_timed_; }
   const CriticalPath& last_path() const { return last_path_; }
@@ -130,6 +135,7 @@ class CritAnalyzer {
   CriticalPath last_path_;
   std::unordered_map<uint64_t, StaticCrit> db_;
   uint64_t tracelets_ = 0, insns_ = 0, cycles_ = 0, path_cycles_ = 0, mispredicts_ = 0, misses_ = 0;
+  uint64_t mem_edges_ = 0, mem_cycles_ = 0;
   uint64_t edge_count_[kNumEdges] = {}, edge_cycles_[kNumEdges] = {};
 };
 
@@ -208,8 +214,12 @@ struct CritRun {
 /// tracelet_rng(seed, UINT64_MAX)), intervals of `interval` instructions
 /// (0: none). `segments`: records per independent piece (a fabricated
 /// trace's tracelets), empty for one piece.
+/// `aliases` (may be null; one entry per segment): the fabricated trace's
+/// abstract-execution aliases (alias.h, OUT.alias), fed to the models as
+/// explicit memory dependences (set MachineConfig::explicit_mem_deps).
 CritRun run_critpath(const std::string& trace_path, InsnStream& in, CritAnalyzer& an, TimingModel& stream,
                      const CritOptions& o, uint64_t interval, const std::vector<uint64_t>& segments,
-                     const std::function<void(uint64_t)>& progress = {});
+                     const std::function<void(uint64_t)>& progress = {},
+                     const std::vector<std::vector<std::pair<uint32_t, uint32_t>>>* aliases = nullptr);
 
 }  // namespace hwprof::analyses

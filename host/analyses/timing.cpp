@@ -107,7 +107,7 @@ TimingModel::MemKey TimingModel::mem_key(const StaticInsn& s) const {
   return MemKey{s.addr_expr, s.addr_base, s.addr_index, ver(s.addr_base), ver(s.addr_index)};
 }
 
-Timed TimingModel::step(const StaticInsn& s, bool mispredict, bool miss) {
+Timed TimingModel::step(const StaticInsn& s, bool mispredict, bool miss, uint64_t mem_dist) {
   Timed t;
   t.mispredict = mispredict && s.is_cf;
   t.miss = miss && s.load;
@@ -139,18 +139,24 @@ Timed TimingModel::step(const StaticInsn& s, bool mispredict, bool miss) {
       ee_src = r.idx;
     }
   }
-  const bool memdep = m_.mem_deps && s.addr_expr != 0 && (s.load || s.store);
+  const bool memdep = m_.mem_deps && !m_.explicit_mem_deps && s.addr_expr != 0 && (s.load || s.store);
   const MemKey key = memdep ? mem_key(s) : MemKey{};
+  bool ee_mem = false;
+  auto mem_producer = [&](uint64_t ready, uint64_t idx) {
+    if (!have_ee || ready > ee_at || (ready == ee_at && idx > ee_src)) {
+      have_ee = true;
+      ee_at = ready;
+      ee_src = idx;
+      ee_mem = true;
+    }
+  };
   if (memdep && s.load) {
     const auto it = stores_.find(key);
-    if (it != stores_.end()) {
-      const RegState& r = it->second;
-      if (!have_ee || r.ready > ee_at || (r.ready == ee_at && r.idx > ee_src)) {
-        have_ee = true;
-        ee_at = r.ready;
-        ee_src = r.idx;
-      }
-    }
+    if (it != stores_.end()) mem_producer(it->second.ready, it->second.idx);
+  }
+  if (m_.mem_deps && m_.explicit_mem_deps && s.load && mem_dist > 0 && mem_dist <= i && mem_dist <= m_.rob) {
+    const Slot& st = back(mem_dist);
+    if (st.store) mem_producer(st.e + st.lat, i - mem_dist);
   }
   const uint64_t ready = std::max(t.d + 1, have_ee ? ee_at : 0);
   const bool mem = s.load || s.store;
@@ -164,6 +170,7 @@ Timed TimingModel::step(const StaticInsn& s, bool mispredict, bool miss) {
   slot.mem += mem;
   t.e = e;
   t.pe = (have_ee && ee_at == e) ? Pred{Edge::EE, ee_src} : Pred{Edge::DE, i};
+  t.mem_edge = have_ee && ee_at == e && ee_mem;
   // ---- C
   t.c = t.e + t.lat;
   t.pc = Pred{Edge::EC, i};
@@ -174,7 +181,7 @@ Timed TimingModel::step(const StaticInsn& s, bool mispredict, bool miss) {
   // ---- retire into the state
   if (memdep && s.store) stores_[key] = RegState{true, i, t.e + t.lat};
   for (unsigned k = 0; k < s.ndst; ++k) regs_[s.dst[k]] = RegState{true, i, t.e + t.lat};
-  ring_[i % ring_.size()] = Slot{t.d, t.e, t.c, t.lat, t.mispredict};
+  ring_[i % ring_.size()] = Slot{t.d, t.e, t.c, t.lat, t.mispredict, s.store};
   ++n_;
   last_c_ = t.c;
   // Issue cycles before this dispatch can no longer be taken (D never decreases).

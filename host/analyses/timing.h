@@ -101,6 +101,10 @@ struct MachineConfig {
   /// Store -> load dependences through the same address expression with
   /// the same values of its registers (an E-E edge with the store's latency).
   bool mem_deps = true;
+  /// With mem_deps: the store a load depends on is given by the caller
+  /// (TimingModel::step's `mem_dist`: abstract-execution aliases, real
+  /// addresses) instead of the address-expression rule.
+  bool explicit_mem_deps = false;
   Latencies lat;
   /// Empty if usable, else "name: reason" for the first bad parameter.
   std::string check() const;
@@ -133,6 +137,7 @@ struct Timed {
   uint64_t d = 0, e = 0, c = 0;
   uint32_t lat = 0;
   bool mispredict = false, miss = false;
+  bool mem_edge = false;  ///< pe is an E-E edge from the store this load reads (a memory dependence)
   Pred pd, pe, pc;  ///< determining edges of D, E, C
   uint64_t at(Stage s) const { return s == Stage::D ? d : s == Stage::E ? e : c; }
   const Pred& pred(Stage s) const { return s == Stage::D ? pd : s == Stage::E ? pe : pc; }
@@ -146,8 +151,11 @@ class TimingModel {
   /// Empty machine: the next instruction is index 0 with D = 0.
   void reset();
   /// Times instruction `s` (`mispredict`: s is a branch that mispredicts;
-  /// `miss`: s is a load that misses).
-  Timed step(const StaticInsn& s, bool mispredict, bool miss);
+  /// `miss`: s is a load that misses). `mem_dist` (explicit_mem_deps only):
+  /// s loads from the store `mem_dist` instructions earlier (0: from none;
+  /// a store before reset() or more than the ROB back is ignored: it
+  /// committed before s dispatched, so it can never decide s's E).
+  Timed step(const StaticInsn& s, bool mispredict, bool miss, uint64_t mem_dist = 0);
   uint64_t instructions() const { return n_; }
   /// Cycles from the first dispatch to the last commit, inclusive
   /// (C of the last instruction + 1; 0 before any instruction).
@@ -159,6 +167,7 @@ class TimingModel {
     uint64_t d, e, c;
     uint32_t lat;
     bool mispredict;
+    bool store;
   };
   struct RegState {
     bool valid = false;

@@ -21,6 +21,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "alias.h"
 #include "commands.h"
 #include "critpath.h"
 #include "fabricate.h"
@@ -50,6 +51,7 @@ struct CritpathOpts {
   std::string cpi_out;
   bool ignore_build_id = false;
   bool no_mem_deps = false;
+  std::string aliases;
   bool no_symbols = false;
 };
 
@@ -105,6 +107,8 @@ void run_critpath(const CritpathOpts& o, const Global& g) {
   co.machine.mispredict_penalty = o.penalty;
   co.machine.lat.load_miss = o.miss_latency;
   co.machine.mem_deps = !o.no_mem_deps;
+  co.machine.explicit_mem_deps = !o.aliases.empty();
+  if (!o.aliases.empty() && o.no_mem_deps) throw std::runtime_error("--aliases and --no-mem-deps exclude each other");
   co.tracelet_len = o.tracelet_len;
   co.seed = o.seed;
   const bool profiled_rates = std::isnan(o.mispredict_rate);
@@ -137,6 +141,16 @@ void run_critpath(const CritpathOpts& o, const Global& g) {
       segments = mj["fabricated"]["tracelet_records"].get<std::vector<uint64_t>>();
   }
   const std::string isa = !map.isa.empty() ? map.isa : info.header.isa;
+  // Abstract-execution aliases of a fabricated trace (hwprof fabricate's OUT.alias).
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> alias_pairs;
+  if (!o.aliases.empty()) {
+    if (segments.empty())
+      throw std::runtime_error("--aliases: " + o.trace + " is not a fabricated trace (its map has no tracelet layout)");
+    for (auto& t : analyses::read_alias_file(o.aliases)) alias_pairs.push_back(std::move(t.pairs));
+    if (alias_pairs.size() != segments.size())
+      throw std::runtime_error(fmt::format("--aliases: {} has {} tracelets, the trace {}", o.aliases,
+                                           alias_pairs.size(), segments.size()));
+  }
 
   // 2. Profile (code to load, misprediction rates).
   analyses::ProfileDb db;
@@ -169,7 +183,8 @@ void run_critpath(const CritpathOpts& o, const Global& g) {
   {
     Progress p("critpath", g.quiet);
     run = analyses::run_critpath(o.trace, in, an, stream, co, o.cpi_interval, segments,
-                                 [&](uint64_t n) { p.update(n, info.records, "records"); });
+                                 [&](uint64_t n) { p.update(n, info.records, "records"); },
+                                 o.aliases.empty() ? nullptr : &alias_pairs);
   }
   if (run.modelled == 0)
     throw std::runtime_error(fmt::format("{}: no instruction could be modelled ({} records; is {} the trace's own load "
@@ -237,7 +252,9 @@ void run_critpath(const CritpathOpts& o, const Global& g) {
                   {"cpi_tracelets", cpi_tr},
                   {"mispredicts", an.mispredicts()},
                   {"misses", an.misses()},
-                  {"critical_path", {{"cycles", an.path_cycles()}, {"edges", edges}}},
+                  {"critical_path", {{"cycles", an.path_cycles()}, {"edges", edges},
+                                     {"mem_edges", an.mem_edges()}, {"mem_cycles", an.mem_cycles()},
+                                     {"mem_share", an.path_cycles() ? double(an.mem_cycles()) / double(an.path_cycles()) : 0.0}}},
                   {"static_insns", rows.size()},
                   {"critical_dynamic", crit_dyn},
                   {"binary_critical", binary},
@@ -259,6 +276,7 @@ void run_critpath(const CritpathOpts& o, const Global& g) {
                    {"branch", co.machine.lat.branch}, {"load_hit", co.machine.lat.load_hit},
                    {"load_miss", co.machine.lat.load_miss}, {"store", co.machine.lat.store}}},
                  {"mem_deps", !o.no_mem_deps},
+                 {"mem_dep_source", o.no_mem_deps ? "none" : o.aliases.empty() ? "expression" : "aliases"},
                  {"seed", o.seed},
                  {"loc_threshold", 0.125}};
 
@@ -291,7 +309,8 @@ void run_critpath(const CritpathOpts& o, const Global& g) {
   fmt::print("  machine      fetch {} issue {} ({} memory) commit {}, ROB {}, refill penalty {}, load {}/{} cycles, "
              "store -> load dependences {}\n",
              o.fetch, o.issue, o.mem_ports, o.commit, o.rob, o.penalty, co.machine.lat.load_hit,
-             co.machine.lat.load_miss, o.no_mem_deps ? "off" : "on");
+             co.machine.lat.load_miss,
+             o.no_mem_deps ? "off" : o.aliases.empty() ? "on (same address expression)" : "on (from " + o.aliases + ")");
   fmt::print("  events       mispredictions {} ({}), load misses {} (rate {}), seed {}\n", an.mispredicts(),
              profiled_rates ? std::string("per-branch rates from the trace's profile")
                                    : fmt::format("rate {}", o.mispredict_rate),
@@ -313,6 +332,8 @@ void run_critpath(const CritpathOpts& o, const Global& g) {
     fmt::print(" {} {:.1f}%", analyses::to_string(analyses::Edge(e)),
                an.path_cycles() ? 100.0 * double(an.edge_cycles()[e]) / double(an.path_cycles()) : 0.0);
   fmt::print("  (of {} path cycles)\n", an.path_cycles());
+  fmt::print("  memory edges {} on the path, {:.2f}% of its cycles (store -> load E-E edges)\n", an.mem_edges(),
+             an.path_cycles() ? 100.0 * double(an.mem_cycles()) / double(an.path_cycles()) : 0.0);
   fmt::print("\ntop {} by critical count        dynamic   critical    LoC  disassembly / symbol  source\n", top.size());
   for (const Row* r : top) {
     const sym::Location& l = locs[r->pc];
@@ -355,6 +376,8 @@ void add_critpath_command(CLI::App& app, Global& g) {
   c->add_option("--cpi-out", o->cpi_out, "per-interval CPI output (JSON {\"interval_insns\", \"cpi\": [...]})");
   c->add_flag("--ignore-build-id", o->ignore_build_id, "use ELF files whose build id differs from the map's");
   c->add_flag("--no-mem-deps", o->no_mem_deps, "no store -> load dependences (through the same address expression)");
+  c->add_option("--aliases", o->aliases, "a fabricated trace's store -> load aliases (hwprof fabricate's OUT.alias, "
+                                         "abstract execution) instead of the same-expression rule");
   c->callback([o, &g] { run_critpath(*o, g); });
 }
 
