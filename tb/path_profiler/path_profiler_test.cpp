@@ -432,7 +432,8 @@ TEST_P(PathProfilerProbRealTrace, LockstepEveryCycleAndTableEqualsFunctionalMode
   const auto& pc = hwprof::tb::path_profiler_prob_configs().at(0);
   auto ls = hwprof::tb::make_path_profiler_prob_lockstep(pc, env, hwprof::tb::current_test_name(), env.seed);
   HptCtrl ctrl;
-  ctrl.admit = hwprof::model::HptAdmit::Probation;  // with policy lfu: code 3
+  ctrl.policy = HptPolicy::Lfu;
+  ctrl.admit = hwprof::model::HptAdmit::Probation;  // lfu + probation: code 3
   ProfilerReplayConfig rc;
   rc.hpt_ctrl = ctrl.pack();
   ASSERT_EQ(rc.hpt_ctrl >> 4 & 3u, 3u);
