@@ -116,3 +116,15 @@ hwprof_rtl_unit(rap_counter_ram TOP hwprof_rap_counter_ram MANIFEST hwprof_rap_c
 hwprof_rtl_config(Vrap_counter_ram_g8_c40 test Groups=8 CntW=40)
 hwprof_rtl_config(Vrap_counter_ram_g1_c33 test Groups=1 CntW=33)
 hwprof_rtl_config(Vrap_counter_ram_g127_c40 test Groups=127 CntW=40)
+
+# Hot Path Table with the probation area of policy 3, lfu+prob (docs/hpt.md,
+# issue 21): 128 x 4 with the recommended 128 x 4 x (12 + 14) area, and a
+# tiny 4 x 2 table with a 2 x 2 x (4 + 3) area (fingerprints alias, counts
+# saturate at 7). Test-only; same TOP as hpt, its own parameter list.
+hwprof_rtl_unit(hpt_prob TOP hwprof_hpt MANIFEST hwprof_hpt)
+hwprof_rtl_config(Vhpt_prob_s128_w4_p128 test Sets=128 Ways=4 ProbSets=128 ProbWays=4 ProbFpBits=12 ProbCountBits=14)
+hwprof_rtl_config(Vhpt_prob_s4_w2_p2 test Sets=4 Ways=2 ProbSets=2 ProbWays=2 ProbFpBits=4 ProbCountBits=3)
+# The whole path profiler with that area (128 x 4 + 128 x 4 x (12 + 14)).
+hwprof_rtl_unit(path_profiler_prob TOP hwprof_path_profiler MANIFEST hwprof_path_profiler)
+hwprof_rtl_config(Vpath_profiler_prob_q4_d16_l32_s128_w4_p128 test
+  QueueDepth=4 Depth=16 MaxLen=32 Sets=128 Ways=4 ProbSets=128 ProbWays=4 ProbFpBits=12 ProbCountBits=14)

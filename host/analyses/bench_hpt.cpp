@@ -19,13 +19,20 @@
 // The oracle bound (the N heaviest paths with exact weights) is reported
 // for every entries count, complete and dynamic.
 //
-// Usage: bench_hpt [--window N] [--jobs J] [--grid pruned|full|candidates]
+// Usage: bench_hpt [--window N] [--jobs J] [--grid pruned|full|candidates|hw]
 //                  [--policy NAME,ENTRIES,WAYS[,sk=RxCxBxP][,pr=SxWxFxC][,mt=M]]... TRACE...
 // --grid candidates and --policy run the candidate policies of docs/hpt.md
 // ("Candidate policies") instead of the grid (see parse_spec); their rows
 // add the policy name with its options, the storage in bits and
 // resident_exact (the complete overlap of the final table's keys with their
 // exact weights: what the table's membership alone would give).
+// --grid hw: the four CTRL.policy codes as the hardware decodes them
+// (HptCtrl::unpack, the decode of the cycle model's commit: 0 lfu, 1 ss,
+// 2 erode, 3 lfu+prob) on the RTL build hwprof_hpt Sets=128 Ways=4
+// ProbSets=128 ProbWays=4 ProbFpBits=12 ProbCountBits=14
+// (HptProbation::recommended()), frequency and instruction metrics, plb,
+// skewed; rows carry "ctrl" (the CTRL value), and every row the paper's
+// storage ("paper_bits": 65536, its 512 x 4 table of about 8 KB).
 // Prints one JSON object per line on stdout: {"kind":"trace",...} once per
 // trace, {"kind":"oracle",...} per (trace, entries, metric) and
 // {"kind":"hpt",...} per (trace, configuration) (scripts/bench_hpt.py).
@@ -164,6 +171,7 @@ struct Config {
   bool inherit = false;
   model::HptSketch sketch{};
   model::HptProbation prob{};
+  int ctrl = -1;  // --grid hw: the CTRL value the row decodes (HptCtrl::unpack)
   auto tie() const {
     return std::make_tuple(entries, ways, unsigned(policy), unsigned(index), skew, unsigned(metric), unsigned(admit),
                            inherit, sketch.rows, sketch.cols, sketch.bits, sketch.period, prob.sets, prob.ways,
@@ -309,6 +317,28 @@ Config parse_spec(const std::string& spec) {
   return c;
 }
 
+// --grid hw: the CTRL policy codes of the RTL build with the probation area,
+// decoded as the hardware decodes them.
+std::vector<Config> hw_grid() {
+  std::vector<Config> v;
+  for (HptMetric m : kMetrics)
+    for (unsigned code = 0; code < 4; ++code) {
+      HptCtrl want;
+      want.metric = m;
+      const uint32_t ctrl = (want.pack() & ~(HptCtrl::kPolicyMax << HptCtrl::kPolicyLsb)) | code << HptCtrl::kPolicyLsb;
+      const HptCtrl c = HptCtrl::unpack(ctrl);
+      Config x{512, 4, c.policy, c.index, c.skew, c.metric};
+      x.admit = c.admit;
+      x.inherit = c.inherit;
+      // Only code 3 uses the area: the other codes run (and are counted) as
+      // on a build without it (ProbSets = 0), bit for bit the same profile.
+      if (c.admit == model::HptAdmit::Probation) x.prob = model::HptProbation::recommended();
+      x.ctrl = static_cast<int>(ctrl);
+      v.push_back(x);
+    }
+  return v;
+}
+
 // --grid candidates: the policy study of docs/results.md ("Candidate
 // replacement and admission policies"): the three CTRL policies and the
 // candidates at the paper's 512 x 4, and two at other sizes for the
@@ -331,7 +361,7 @@ const char* const kCandidates[] = {
 
 void usage() {
   std::fprintf(stderr,
-               "usage: bench_hpt [--window N] [--jobs J] [--grid pruned|full|candidates]\n"
+               "usage: bench_hpt [--window N] [--jobs J] [--grid pruned|full|candidates|hw]\n"
                "                 [--policy NAME,ENTRIES,WAYS[,sk=RxCxBxP][,pr=SxWxFxC][,mt=M]]... TRACE...\n");
   std::exit(2);
 }
@@ -372,6 +402,10 @@ int main(int argc, char** argv) {
       const std::string g = arg();
       if (g == "candidates") {
         for (const char* spec : kCandidates) specs.push_back(parse_spec(spec));
+        continue;
+      }
+      if (g == "hw") {
+        for (const Config& c : hw_grid()) specs.push_back(c);
         continue;
       }
       if (g != "pruned" && g != "full") usage();
@@ -424,7 +458,8 @@ int main(int argc, char** argv) {
                     "\"index\":\"%s\",\"skew\":%d,\"metric\":\"%s\",\"complete\":%.4f,\"dynamic\":%.4f,"
                     "\"dynamic_min\":%.4f,\"descs\":%llu,\"hits\":%llu,\"fills\":%llu,\"replacements\":%llu,"
                     "\"rejects\":%llu,\"saturations\":%llu,\"seconds\":%.3f,\"name\":\"%s\",\"storage_bits\":%llu,"
-                    "\"sketch\":[%u,%u,%u,%u],\"probation\":[%u,%u,%u,%u],\"resident_exact\":%.4f}\n",
+                    "\"sketch\":[%u,%u,%u,%u],\"probation\":[%u,%u,%u,%u],\"resident_exact\":%.4f,"
+                    "\"paper_bits\":65536,\"ctrl\":%d}\n",
                     name.c_str(), c.entries, c.ways, c.entries / c.ways, model::to_string(c.policy),
                     model::to_string(c.index), int(c.skew), model::to_string(c.metric), r.complete, r.dynamic,
                     r.dyn_min, (unsigned long long)r.stats.descs, (unsigned long long)r.stats.hits,
@@ -433,7 +468,7 @@ int main(int argc, char** argv) {
                     name_of(c).c_str(),
                     (unsigned long long)HptAlgo::storage_bits(c.entries / c.ways, c.ways, c.sketch, c.prob), c.sketch.rows,
                     c.sketch.cols, c.sketch.bits, c.sketch.period, c.prob.sets, c.prob.ways, c.prob.fp_bits,
-                    c.prob.count_bits, r.resident_exact);
+                    c.prob.count_bits, r.resident_exact, c.ctrl);
       }
       std::fflush(stdout);
     }

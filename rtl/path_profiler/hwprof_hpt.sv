@@ -16,6 +16,13 @@
 //        ss    replace with {key, sat(victim.acc + m)};
 //        erode victim.acc > m: victim.acc -= m, the path is not entered
 //              (reject); else replace with {key, m}.
+//        lfu+prob (code 3, only with ProbSets > 0): the path's probation
+//              count c (hwprof_hpt_probation: its entry + m, saturating)
+//              c > victim.acc: replace with {key, c} (its probation entry
+//              emptied); else reject, the victim untouched (its acc is
+//              rewritten as it is) and c kept in the probation area.
+//              The area runs beside S0..S3 (its own forwarding from its
+//              own write history): no stage, no stall.
 //   Incomplete descriptors only count in IGNORED. sat() clips at 2^32-1
 //   and counts in SATURATIONS.
 //
@@ -93,6 +100,16 @@ module hwprof_hpt #(
   parameter int unsigned Sets = 128,
   /// Ways (1..32).
   parameter int unsigned Ways = 4,
+  /// Rows of the probation area of policy 3, lfu+prob (a power of two,
+  /// 1..4096); 0: no probation area, CTRL.policy 3 is illegal
+  /// (hwprof_hpt_probation, docs/hpt.md).
+  parameter int unsigned ProbSets = 0,
+  /// Entries per probation row (1..16).
+  parameter int unsigned ProbWays = 4,
+  /// Fingerprint bits of a probation entry (1..16).
+  parameter int unsigned ProbFpBits = 12,
+  /// Count bits of a probation entry (1..32).
+  parameter int unsigned ProbCountBits = 14,
   /// Width of the set index and of dump_set_o.
   localparam int unsigned SetW = (Sets > 1) ? $clog2(Sets) : 1,
   /// Width of dump_way_o.
@@ -153,6 +170,8 @@ module hwprof_hpt #(
   import hwprof_hpt_reg_pkg::*;
 
   initial begin
+    if (ProbSets > 4096 || (ProbSets & (ProbSets - 1)) != 0)
+      $fatal(1, "hwprof_hpt: ProbSets must be 0 or a power of two in 1..4096");
     if (Sets < 1 || Sets > 4096 || (Sets & (Sets - 1)) != 0)
       $fatal(1, "hwprof_hpt: Sets must be a power of two in 1..4096");
     if (Ways < 1 || Ways > 32) $fatal(1, "hwprof_hpt: Ways must be 1..32");
@@ -194,6 +213,9 @@ module hwprof_hpt #(
   /// CTRL.metric and CTRL.policy codes; the last of each is illegal.
   typedef enum logic [HptCtrlMetricW-1:0] {MetricFreq, MetricEvents, MetricInsns, MetricIllegal} metric_e;
   typedef enum logic [HptCtrlPolicyW-1:0] {PolicyLfu, PolicySs, PolicyErode, PolicyIllegal} policy_e;
+  /// Policy code 3 is lfu+prob in a build with a probation area.
+  localparam logic HasProb = (ProbSets > 0);
+  localparam policy_e PolicyLfuProb = PolicyIllegal;
   /// CMD bits that are commands.
   localparam logic [31:0] CmdBits = (32'd1 << HptCmdClearBit) | (32'd1 << HptCmdDumpBit) |
                                     (32'd1 << HptCmdClearStatsBit);
@@ -284,7 +306,7 @@ module hwprof_hpt #(
   assign idle            = (state_q == StIdle);
   assign ctrl_we         = csr_we_i && (csr_addr_i == HptAddrCtrl);
   assign ctrl_legal      = (csr_wdata_i[HptCtrlMetricLsb +: HptCtrlMetricW] != MetricIllegal) &&
-                           (csr_wdata_i[HptCtrlPolicyLsb +: HptCtrlPolicyW] != PolicyIllegal);
+                           (HasProb || csr_wdata_i[HptCtrlPolicyLsb +: HptCtrlPolicyW] != PolicyIllegal);
   assign cmd_we          = csr_we_i && (csr_addr_i == HptAddrCmd);
   assign cmd_ok          = cmd_we && idle;
   assign cmd_clear       = cmd_ok && csr_wdata_i[HptCmdClearBit];
@@ -687,12 +709,13 @@ module hwprof_hpt #(
   assign hit_j = |(hit_oh & m1);
 
   // One-hot selections of the S2 values.
-  logic [AccW-1:0] ex_sum, ex_diff, hit_sum;
+  logic [AccW-1:0] ex_sum, ex_diff, hit_sum, ex_a2;
   logic            ex_sat, ex_gt, hit_sat;
   logic [SetW-1:0] ex_addr, hit_addr, free_addr, j_addr;
   always_comb begin
     ex_sum    = '0;
     ex_diff   = '0;
+    ex_a2     = '0;
     ex_sat    = 1'b0;
     ex_gt     = 1'b0;
     hit_sum   = '0;
@@ -705,6 +728,7 @@ module hwprof_hpt #(
       if (win_ex[w]) begin
         ex_sum  = ex_sum | s3_sum_q[w];
         ex_diff = ex_diff | s3_diff_q[w];
+        ex_a2   = ex_a2 | s3_a2_q[w];
         ex_sat  = ex_sat | s3_sat_q[w];
         ex_gt   = ex_gt | s3_gt_q[w];
         ex_addr = ex_addr | s3_idx_q[w];
@@ -723,20 +747,25 @@ module hwprof_hpt #(
   // result is prepared for both victims (way j: *_j; the minimum of the
   // others: *_x) and the hit / fill cases folded into the second; take_j
   // picks.
-  logic            is_ss, is_erode, reject, replace, fill, sat;
+  logic            is_ss, is_erode, is_prob, reject, replace, fill, sat;
+  logic            adm_j, adm_x;  // lfu+prob: the probation count beats victim j / x
   logic            rej_j, rej_x, sat_j, sat_x;
-  logic [AccW-1:0] h_sum, acc_j, acc_x;
+  logic [AccW-1:0] h_sum, acc_j, acc_x, prob_c;
   logic            h_sat;
   logic [Ways-1:0] oh_x;
   logic [SetW-1:0] addr_x;
 
   assign is_ss    = (s3_policy_q == PolicySs);
   assign is_erode = (s3_policy_q == PolicyErode);
+  assign is_prob  = HasProb && (s3_policy_q == PolicyLfuProb);
   assign h_sum    = hit_j ? w_sum : hit_sum;
   assign h_sat    = hit_j ? w_sat : hit_sat;
-  assign rej_j    = is_erode && w_gt;
-  assign rej_x    = is_erode && ex_gt;
-  assign acc_j    = rej_j ? w_diff : is_ss ? w_sum : s3_m;
+  // lfu+prob refuses (the victim keeps its accumulator, rewritten as it is)
+  // unless the path's probation count beats it; an admitted path starts at
+  // that count.
+  assign rej_j    = (is_erode && w_gt) || (is_prob && !adm_j);
+  assign rej_x    = (is_erode && ex_gt) || (is_prob && !adm_x);
+  assign acc_j    = rej_j ? (is_prob ? w1_acc : w_diff) : is_ss ? w_sum : is_prob ? prob_c : s3_m;
   assign sat_j    = !rej_j && is_ss && w_sat;
 
   always_comb begin
@@ -753,7 +782,7 @@ module hwprof_hpt #(
     end else begin
       oh_x   = win_ex;
       addr_x = ex_addr;
-      acc_x  = rej_x ? ex_diff : is_ss ? ex_sum : s3_m;
+      acc_x  = rej_x ? (is_prob ? ex_a2 : ex_diff) : is_ss ? ex_sum : is_prob ? prob_c : s3_m;
       sat_x  = !rej_x && is_ss && ex_sat;
     end
   end
@@ -766,6 +795,39 @@ module hwprof_hpt #(
   assign wr_oh   = take_j ? m1 : oh_x;
   assign wr_addr = take_j ? j_addr : addr_x;
   assign sat     = take_j ? sat_j : sat_x;
+
+  // Probation area (lfu+prob): its count for the descriptor in S3 against
+  // both victim candidates; the row is updated on a miss with a full set.
+  if (HasProb) begin : gen_prob
+    localparam int unsigned CntCmpW = (ProbCountBits > AccW) ? ProbCountBits : AccW;
+    logic [ProbCountBits-1:0] cnt;
+    hwprof_hpt_probation #(
+      .ProbSets (ProbSets),
+      .ProbWays (ProbWays),
+      .FpBits   (ProbFpBits),
+      .CountBits(ProbCountBits),
+      .MetricW  (MetricW)
+    ) u_prob (
+      .clk_i,
+      .rst_ni,
+      .go_i       (go),
+      .start_i    (in_start_i),
+      .length_i   (in_length_i),
+      .dirs_i     (in_dirs_i),
+      .clear_i    (cmd_clear),
+      .s3_metric_i(s3_metric_q),
+      .s3_count_o (cnt),
+      .we_i       (commit && miss_full && is_prob),
+      .admit_i    (take_j ? adm_j : adm_x)
+    );
+    assign prob_c = AccW'(cnt);
+    assign adm_j  = CntCmpW'(cnt) > CntCmpW'(w1_acc);
+    assign adm_x  = CntCmpW'(cnt) > CntCmpW'(ex_a2);
+  end else begin : gen_no_prob
+    assign prob_c = '0;
+    assign adm_j  = 1'b0;
+    assign adm_x  = 1'b0;
+  end
 
   // Write history. A clear kills the write of its edge and the ones before
   // (the valid bits are cleared; nothing is forwarded across a clear).
@@ -923,6 +985,7 @@ module hwprof_hpt #(
   // Register read.
 
   localparam logic [31:0] ParamsWord = (32'(HptParamsWaysW'(Ways)) << HptParamsWaysLsb) |
+                                       (32'(HasProb) << HptParamsProbBit) |
                                        (32'(HptParamsSetBitsW'(SetBits)) << HptParamsSetBitsLsb);
 
   logic [31:0] status;
@@ -955,9 +1018,9 @@ module hwprof_hpt #(
   // Assertions.
 
   `HWPROF_ASSERT(ctrl_q_legal, ctrl_q[HptCtrlMetricLsb +: HptCtrlMetricW] != MetricIllegal &&
-                 ctrl_q[HptCtrlPolicyLsb +: HptCtrlPolicyW] != PolicyIllegal)
+                 (HasProb || ctrl_q[HptCtrlPolicyLsb +: HptCtrlPolicyW] != PolicyIllegal))
   `HWPROF_ASSERT(s3_policy_legal, s3_valid_q |->
-                 s3_policy_q == PolicyLfu || s3_policy_q == PolicySs || s3_policy_q == PolicyErode)
+                 s3_policy_q == PolicyLfu || s3_policy_q == PolicySs || s3_policy_q == PolicyErode || HasProb)
   // Dump handshake: valid only inside a walk; once valid, stays valid with
   // stable data until taken.
   `HWPROF_ASSERT(dump_valid_only_when_busy, dump_valid_o |-> dump_busy_o)

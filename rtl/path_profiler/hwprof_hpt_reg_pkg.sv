@@ -48,7 +48,8 @@ package hwprof_hpt_reg_pkg;
   /// CTRL.metric: 0 freq, 1 events, 2 insns; 3 illegal.
   localparam int unsigned HptCtrlMetricLsb = 2;
   localparam int unsigned HptCtrlMetricW = 2;
-  /// CTRL.policy: 0 lfu, 1 ss, 2 erode; 3 illegal.
+  /// CTRL.policy: 0 lfu, 1 ss, 2 erode, 3 lfu+prob (lfu with the probation area; illegal when
+  /// PARAMS.prob is 0).
   localparam int unsigned HptCtrlPolicyLsb = 4;
   localparam int unsigned HptCtrlPolicyW = 2;
 
@@ -70,6 +71,8 @@ package hwprof_hpt_reg_pkg;
   /// PARAMS.set_bits: log2(Sets).
   localparam int unsigned HptParamsSetBitsLsb = 0;
   localparam int unsigned HptParamsSetBitsW = 8;
+  /// PARAMS.prob: the probation area is built (ProbSets > 0): CTRL.policy 3 is legal.
+  localparam int unsigned HptParamsProbBit = 8;
   /// PARAMS.ways: Ways.
   localparam int unsigned HptParamsWaysLsb = 16;
   localparam int unsigned HptParamsWaysW = 16;

@@ -26,6 +26,14 @@ module hwprof_path_profiler #(
   parameter int unsigned Sets = 128,
   /// HPT ways.
   parameter int unsigned Ways = 4,
+  /// HPT probation area rows (0: none; hwprof_hpt ProbSets).
+  parameter int unsigned ProbSets = 0,
+  /// HPT probation entries per row (hwprof_hpt ProbWays).
+  parameter int unsigned ProbWays = 4,
+  /// HPT probation fingerprint bits (hwprof_hpt ProbFpBits).
+  parameter int unsigned ProbFpBits = 12,
+  /// HPT probation count bits (hwprof_hpt ProbCountBits).
+  parameter int unsigned ProbCountBits = 14,
   /// Width of the dump port's set field.
   localparam int unsigned SetW = Sets > 1 ? $clog2(Sets) : 1,
   /// Width of the dump port's way field.
@@ -134,7 +142,11 @@ module hwprof_path_profiler #(
 
   hwprof_hpt #(
     .Sets(Sets),
-    .Ways(Ways)
+    .Ways(Ways),
+    .ProbSets(ProbSets),
+    .ProbWays(ProbWays),
+    .ProbFpBits(ProbFpBits),
+    .ProbCountBits(ProbCountBits)
   ) u_hpt (
     .clk_i,
     .rst_ni,

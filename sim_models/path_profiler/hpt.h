@@ -88,7 +88,12 @@ class Hpt {
   /// registered), then one Emit cycle per way.
   static constexpr unsigned dump_cycles(unsigned sets, unsigned ways) { return kDrainCycles + sets * (2 + ways); }
 
-  explicit Hpt(unsigned sets = 128, unsigned ways = 4) : algo_(sets, ways) {}
+  /// prob: the probation area (hwprof_hpt's ProbSets, ProbWays, ProbFpBits,
+  /// ProbCountBits; sets = 0: none, CTRL.policy 3 is then illegal). The
+  /// probation area adds no stage and no stall: policy 3 commits through
+  /// HptAlgo::insert like the others.
+  explicit Hpt(unsigned sets = 128, unsigned ways = 4, const HptProbation& prob = {})
+      : algo_(sets, ways, HptSketch{}, prob) {}
 
   void reset() {
     algo_.reset();
@@ -105,6 +110,8 @@ class Hpt {
   bool in_ready() const { return state_ == State::Idle; }
   bool dump_busy() const { return state_ != State::Idle; }
   const HptAlgo& algo() const { return algo_; }
+  /// The build has a probation area (CTRL.policy 3 legal).
+  bool has_probation() const { return algo_.probation().sets > 0; }
   uint32_t ctrl() const { return ctrl_; }
   bool err() const { return err_; }
   /// True while a descriptor is in flight (S1, S2 or S3; it commits within
@@ -127,7 +134,7 @@ class Hpt {
 
   uint32_t params() const {
     return reg_field(algo_.set_bits(), kHptParamsSetBitsLsb, kHptParamsSetBitsW) |
-           reg_field(algo_.ways(), kHptParamsWaysLsb, kHptParamsWaysW);
+           (has_probation() ? kHptParamsProb : 0u) | reg_field(algo_.ways(), kHptParamsWaysLsb, kHptParamsWaysW);
   }
 
   uint32_t csr_read(unsigned addr) const {
@@ -184,7 +191,7 @@ class Hpt {
     if (in.csr_we) {
       switch (static_cast<HptCsr>(in.csr_addr)) {
         case HptCsr::Ctrl:
-          if (HptCtrl::legal(in.csr_wdata))
+          if (HptCtrl::legal(in.csr_wdata, has_probation()))
             ctrl_ = in.csr_wdata & HptCtrl::kMask;
           else
             err_ = true;

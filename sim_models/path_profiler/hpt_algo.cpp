@@ -22,10 +22,10 @@ uint32_t rotl_bits(uint32_t x, unsigned r, unsigned bits) {
 
 }  // namespace
 
-bool HptCtrl::legal(uint32_t v) {
+bool HptCtrl::legal(uint32_t v, bool prob) {
   const unsigned metric = v >> kMetricLsb & kMetricMax;
   const unsigned policy = v >> kPolicyLsb & kPolicyMax;
-  return metric <= unsigned(HptMetric::Insns) && policy < kHptPolicies;
+  return metric <= unsigned(HptMetric::Insns) && (policy < kHptPolicies || (prob && policy == kHptPolicyLfuProb));
 }
 
 HptCtrl HptCtrl::unpack(uint32_t v) {
@@ -33,7 +33,13 @@ HptCtrl HptCtrl::unpack(uint32_t v) {
   c.index = (v & kHptCtrlIndex) ? HptIndex::Pb : HptIndex::Plb;
   c.skew = (v & kHptCtrlSkew) != 0;
   c.metric = static_cast<HptMetric>(v >> kMetricLsb & kMetricMax);
-  c.policy = static_cast<HptPolicy>(v >> kPolicyLsb & kPolicyMax);
+  const unsigned policy = v >> kPolicyLsb & kPolicyMax;
+  if (policy == kHptPolicyLfuProb) {
+    c.policy = HptPolicy::Lfu;
+    c.admit = HptAdmit::Probation;
+  } else {
+    c.policy = static_cast<HptPolicy>(policy);
+  }
   return c;
 }
 

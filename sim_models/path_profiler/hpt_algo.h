@@ -24,6 +24,10 @@ enum class HptPolicy : unsigned {
   Erode = 2,  ///< the victim loses the metric; the path enters when it is worn out
 };
 inline constexpr unsigned kHptPolicies = 3;
+/// CTRL.policy code 3: `lfu+prob` (lfu with the probation area), legal only
+/// in a build with a probation area (docs/hpt.md, "Policies in CTRL").
+inline constexpr unsigned kHptPolicyLfuProb = 3;
+
 
 /// Admission filters (docs/hpt.md, "Candidate policies"). Model-only so
 /// far: not in the CTRL register (HptCtrl::pack ignores them).
@@ -48,6 +52,8 @@ struct HptProbation {
   unsigned fp_bits = 12;     ///< 1..32
   unsigned count_bits = 16;  ///< 1..32
   uint64_t storage_bits() const { return uint64_t{sets} * ways * (fp_bits + count_bits); }
+  /// The recommended geometry (docs/hpt.md): 128 x 4 x (12 + 14) bits.
+  static constexpr HptProbation recommended() { return HptProbation{128, 4, 12, 14}; }
 };
 
 /// Geometry of the admission filter's count-min sketch: `rows` hash rows
@@ -78,17 +84,22 @@ struct HptCtrl {
   bool skew = true;  ///< each way folds with its own rotations (docs/hpt.md, "Index")
   HptMetric metric = HptMetric::Freq;
   HptPolicy policy = HptPolicy::Erode;
-  // Model-only options (docs/hpt.md, "Candidate policies"); not in the CTRL
-  // register, pack() ignores them and unpack() leaves them off.
+  // Admission options (docs/hpt.md, "Candidate policies"). In the CTRL
+  // register only as policy code 3 = lfu + Probation (no inherit); pack()
+  // ignores every other combination and unpack() leaves them off.
   HptAdmit admit = HptAdmit::None;  ///< admission filter on a miss with a full set
   bool inherit = false;             ///< a replacing path starts at victim.acc + m (lfu + inherit = ss)
 
+  /// True for lfu + the probation area, no inherit: CTRL.policy code 3.
+  constexpr bool is_lfu_prob() const { return policy == HptPolicy::Lfu && admit == HptAdmit::Probation && !inherit; }
   constexpr uint32_t pack() const {
     return (index == HptIndex::Pb ? kHptCtrlIndex : 0u) | (skew ? kHptCtrlSkew : 0u) |
-           unsigned(metric) << kMetricLsb | unsigned(policy) << kPolicyLsb;
+           unsigned(metric) << kMetricLsb |
+           (is_lfu_prob() ? kHptPolicyLfuProb : unsigned(policy)) << kPolicyLsb;
   }
-  /// False when the metric or the policy field holds an undefined code.
-  static bool legal(uint32_t v);
+  /// False when the metric or the policy field holds an undefined code;
+  /// policy code 3 (lfu+prob) is legal only with a probation area (`prob`).
+  static bool legal(uint32_t v, bool prob = false);
   static HptCtrl unpack(uint32_t v);
   /// The reset value: plb, skewed, frequency, erode (what measures best).
   static uint32_t reset_value() { return HptCtrl{}.pack(); }

@@ -31,7 +31,8 @@ inline constexpr uint32_t kHptCtrlIndex = 1u << 0;
 inline constexpr uint32_t kHptCtrlSkew = 1u << 1;
 /// CTRL.metric: 0 freq, 1 events, 2 insns; 3 illegal
 inline constexpr unsigned kHptCtrlMetricLsb = 2, kHptCtrlMetricW = 2;
-/// CTRL.policy: 0 lfu, 1 ss, 2 erode; 3 illegal
+/// CTRL.policy: 0 lfu, 1 ss, 2 erode, 3 lfu+prob (lfu with the probation area; illegal when
+/// PARAMS.prob is 0)
 inline constexpr unsigned kHptCtrlPolicyLsb = 4, kHptCtrlPolicyW = 2;
 // STATUS fields.
 /// STATUS.err: an illegal CTRL write or a command during a dump
@@ -48,6 +49,8 @@ inline constexpr uint32_t kHptCmdClearStats = 1u << 2;
 // PARAMS fields.
 /// PARAMS.set_bits: log2(Sets)
 inline constexpr unsigned kHptParamsSetBitsLsb = 0, kHptParamsSetBitsW = 8;
+/// PARAMS.prob: the probation area is built (ProbSets > 0): CTRL.policy 3 is legal
+inline constexpr uint32_t kHptParamsProb = 1u << 8;
 /// PARAMS.ways: Ways
 inline constexpr unsigned kHptParamsWaysLsb = 16, kHptParamsWaysW = 16;
 

@@ -37,9 +37,10 @@ class PathProfiler {
     uint32_t csr_rdata = 0;
   };
 
+  /// prob: the HPT's probation area (none by default; model::Hpt).
   PathProfiler(unsigned queue_depth = 4, unsigned depth = 16, unsigned max_len = 32, unsigned sets = 128,
-               unsigned ways = 4)
-      : frontend_(queue_depth, depth, max_len), hpt_(sets, ways) {}
+               unsigned ways = 4, const HptProbation& prob = {})
+      : frontend_(queue_depth, depth, max_len), hpt_(sets, ways, prob) {}
 
   void reset() {
     frontend_.reset();

@@ -2,7 +2,11 @@
 
 #include <fmt/core.h>
 
+#include <stdexcept>
+
+#include "hpt_rtl_impl.h"
 #include "hwprof_rtl_configs.h"
+#include "hwprof_rtl_test.h"
 #include "rtl_test_configs.h"
 
 namespace hwprof::tb {
@@ -26,6 +30,32 @@ std::unique_ptr<HptRtl> make_hpt_rtl(const HptConfig& cfg, const SimEnv& env, co
 
 HptLockstep make_hpt_lockstep(const HptConfig& cfg, const SimEnv& env, const std::string& name, uint64_t seed) {
   return {Hpt(cfg.sets, cfg.ways), make_hpt_rtl(cfg, env, name, seed), "hpt", seed, env};
+}
+
+std::string HptProbConfig::name() const {
+  return fmt::format("{}_p{}x{}x{}x{}", table.name(), prob.sets, prob.ways, prob.fp_bits, prob.count_bits);
+}
+
+const std::vector<HptProbConfig>& hpt_prob_configs() {
+  static const std::vector<HptProbConfig> c = {
+#define X(V, use, sets, ways, ps, pw, pf, pc) HptProbConfig{HptConfig{sets, ways}, model::HptProbation{ps, pw, pf, pc}},
+      HWPROF_RTL_CONFIGS_hpt_prob(X)
+#undef X
+  };
+  return c;
+}
+
+HptLockstep make_hpt_prob_lockstep(const HptProbConfig& cfg, const SimEnv& env, const std::string& name,
+                                   uint64_t seed) {
+  std::unique_ptr<HptRtl> rtl;
+#define X(V, use, sets, ways, ps, pw, pf, pc)                                                              \
+  if (!rtl && cfg.name() == HptProbConfig{HptConfig{sets, ways}, model::HptProbation{ps, pw, pf, pc}}.name()) \
+    rtl = sim::make_rtl<HptRtl, sim::HptRtlT<V>>(env.options(), name, seed);
+  HWPROF_RTL_CONFIGS_hpt_prob(X)
+#undef X
+  if (!rtl) throw std::invalid_argument("hpt_prob " + cfg.name() + " was not Verilated");
+  rtl->reset();  // started as the registry's engines are
+  return {Hpt(cfg.table.sets, cfg.table.ways, cfg.prob), std::move(rtl), "hpt", seed, env};
 }
 
 std::string LockstepTraits<Hpt>::describe(const Hpt::In& in) {

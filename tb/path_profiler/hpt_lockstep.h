@@ -46,4 +46,20 @@ using HptLockstep = Lockstep<model::Hpt, HptRtl>;
 
 HptLockstep make_hpt_lockstep(const HptConfig& cfg, const SimEnv& env, const std::string& name, uint64_t seed);
 
+/// A Verilated hpt with the probation area of policy 3 (lfu+prob;
+/// sim/rtl_configs.cmake unit hpt_prob): the table and the area.
+struct HptProbConfig {
+  HptConfig table;
+  model::HptProbation prob;
+  std::string name() const;  ///< "s128_w4_p128x4x12x14"
+};
+inline void PrintTo(const HptProbConfig& c, std::ostream* os) { *os << c.name(); }
+/// The hpt_prob configurations: 128 x 4 with 128 x 4 x (12 + 14) (first),
+/// 4 x 2 with 2 x 2 x (4 + 3).
+const std::vector<HptProbConfig>& hpt_prob_configs();
+/// The lock-step pair of a probation configuration (the model built with
+/// the same area); throws std::invalid_argument if it was not Verilated.
+HptLockstep make_hpt_prob_lockstep(const HptProbConfig& cfg, const SimEnv& env, const std::string& name,
+                                   uint64_t seed);
+
 }  // namespace hwprof::tb

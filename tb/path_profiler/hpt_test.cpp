@@ -111,6 +111,13 @@ class Driver {
         env_(SimEnv::from_env()),
         ls_(hwprof::tb::make_hpt_lockstep(cfg, env_, name, seed)),
         ref_(cfg.sets, cfg.ways) {}
+  /// A build with the probation area of policy 3 (lfu+prob); ref has the same area.
+  Driver(const hwprof::tb::HptProbConfig& pc, uint64_t seed, const std::string& name = hwprof::tb::current_test_name())
+      : cfg_(pc.table),
+        env_(SimEnv::from_env()),
+        ls_(hwprof::tb::make_hpt_prob_lockstep(pc, env_, name, seed)),
+        ref_(pc.table.sets, pc.table.ways, {}, pc.prob),
+        prob_(pc.prob.sets > 0) {}
 
   Hpt::Out step(Hpt::In in, bool rotate = true) {
     if (rotate && !in.csr_we) in.csr_addr = unsigned(rot_++ % kHptCsrCount);
@@ -152,7 +159,7 @@ class Driver {
       ++accepted_;
     }
     if (in.in_valid && !o.in_ready) ++stalls_;
-    if (in.csr_we && in.csr_addr == unsigned(HptCsr::Ctrl) && HptCtrl::legal(in.csr_wdata))
+    if (in.csr_we && in.csr_addr == unsigned(HptCsr::Ctrl) && HptCtrl::legal(in.csr_wdata, prob_))
       ctrl_ = in.csr_wdata & HptCtrl::kMask;
     if (o.dump_valid && in.dump_ready) dumped_.push_back(o.dump);
     return o;
@@ -290,6 +297,7 @@ class Driver {
   bool was_busy_ = false;
   std::vector<DumpEntry> dumped_, last_dump_;
   Outcomes seen_;
+  bool prob_ = false;  // the build has a probation area (CTRL.policy 3 legal)
 };
 
 // -------------------------------------------------------------- index fold
@@ -997,7 +1005,7 @@ TEST(HptHarness, ScoreboardReportsFirstMismatchOfFaultyModel) {
 // the seed sweep, and a reset halfway.
 class DescGen {
  public:
-  DescGen(uint64_t seed, unsigned pool) : rng_(seed) {
+  DescGen(uint64_t seed, unsigned pool, bool prob = false) : rng_(seed), prob_(prob) {
     for (unsigned i = 0; i < pool; ++i) {
       PathKey k;
       k.start = static_cast<uint32_t>(rng_());
@@ -1019,6 +1027,14 @@ class DescGen {
   }
   uint32_t ctrl_value() {
     if (rng_() % 6 == 0) return static_cast<uint32_t>(rng_()) | (rng_() & 1 ? 0x0cu : 0x30u);  // illegal
+    if (prob_ && rng_() % 2 == 0) {  // lfu+prob (policy 3), half the time on a probation build
+      HptCtrl c;
+      c.index = static_cast<HptIndex>(rng_() & 1);
+      c.skew = rng_() % 4 != 0;
+      c.metric = static_cast<HptMetric>(rng_() % 3);
+      c.admit = hwprof::model::HptAdmit::Probation;
+      return c.pack();
+    }
     uint32_t v = ctrl(static_cast<HptIndex>(rng_() & 1), rng_() % 4 != 0, static_cast<HptMetric>(rng_() % 3),
                       static_cast<HptPolicy>(rng_() % 3));
     if (rng_() % 4 == 0) v |= static_cast<uint32_t>(rng_()) & ~0x3fu;  // ignored upper bits
@@ -1028,13 +1044,15 @@ class DescGen {
 
  private:
   std::mt19937_64 rng_;
+  bool prob_ = false;
   std::vector<PathKey> keys_;
 };
 
 class HptConfigTest : public ::testing::TestWithParam<HptConfig> {};
 
-TEST_P(HptConfigTest, RandomLockstepWithBubblesBackpressureCtrlAndCommands) {
-  const HptConfig cfg = GetParam();
+// The random lock-step run of one configuration; make(seed) builds its Driver.
+template <typename MakeDriver>
+void random_lockstep(const HptConfig& cfg, const std::string& name, bool prob, MakeDriver make) {
   SimEnv env = SimEnv::from_env();
   const unsigned seeds = env.seeds ? env.seeds : 16;
   const int cycles = cfg.sets >= 128 ? 12000 : 3000;
@@ -1042,10 +1060,10 @@ TEST_P(HptConfigTest, RandomLockstepWithBubblesBackpressureCtrlAndCommands) {
   Outcomes total;
   for (unsigned s = 0; s < seeds; ++s) {
     const uint64_t seed = env.seed + s;
-    DescGen gen(seed, pool);
+    DescGen gen(seed, pool, prob);
     Throttle idle(seed * 3 + 1, env.idle_for(seed));
     Throttle stall(seed * 7 + 2, env.stall_for(seed));
-    Driver drv(cfg, seed);
+    Driver drv = make(seed);
     Hpt::In in;
     try {
       for (int c = 0; c < cycles; ++c) {
@@ -1100,7 +1118,7 @@ TEST_P(HptConfigTest, RandomLockstepWithBubblesBackpressureCtrlAndCommands) {
     }
   }
   std::printf("[random] %s: %llu hits, %llu fills, %llu replacements, %llu rejects, %llu ignored, %llu dumps\n",
-              cfg.name().c_str(), static_cast<unsigned long long>(total.hits),
+              name.c_str(), static_cast<unsigned long long>(total.hits),
               static_cast<unsigned long long>(total.fills), static_cast<unsigned long long>(total.replacements),
               static_cast<unsigned long long>(total.rejects), static_cast<unsigned long long>(total.ignored),
               static_cast<unsigned long long>(total.dumps));
@@ -1111,6 +1129,11 @@ TEST_P(HptConfigTest, RandomLockstepWithBubblesBackpressureCtrlAndCommands) {
   EXPECT_GT(total.rejects, 0u);
   EXPECT_GT(total.ignored, 0u);
   EXPECT_GT(total.dumps, seeds);
+}
+
+TEST_P(HptConfigTest, RandomLockstepWithBubblesBackpressureCtrlAndCommands) {
+  const HptConfig cfg = GetParam();
+  random_lockstep(cfg, cfg.name(), false, [&](uint64_t seed) { return Driver(cfg, seed); });
 }
 
 INSTANTIATE_TEST_SUITE_P(HptConfigs, HptConfigTest, ::testing::ValuesIn(hwprof::tb::hpt_configs()),
@@ -1210,5 +1233,298 @@ TEST_P(HptRealTrace, LockstepEveryCycleAndFinalTableEqualsHptAlgo) {
 INSTANTIATE_TEST_SUITE_P(HptShipped, HptRealTrace, ::testing::ValuesIn(trace_cases()),
                          [](const auto& i) { return hwprof::tb::trace_test_name(i.param.path) + "_" + i.param.mode; });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(HptRealTrace);
+
+// ------------------------------------------- probation area (lfu+prob, policy 3)
+
+// Builds with the probation area (sim/rtl_configs.cmake unit hpt_prob):
+// 128 x 4 with 128 x 4 x (12 + 14) bits, and 4 x 2 with 2 x 2 x (4 + 3)
+// (fingerprints alias, counts saturate at 7).
+const hwprof::tb::HptProbConfig& prob_big() { return hwprof::tb::hpt_prob_configs().at(0); }
+const hwprof::tb::HptProbConfig& prob_tiny() { return hwprof::tb::hpt_prob_configs().at(1); }
+
+uint32_t ctrl_prob(HptMetric m = HptMetric::Freq, bool skew = true, HptIndex ix = HptIndex::Plb) {
+  HptCtrl c;
+  c.index = ix;
+  c.skew = skew;
+  c.metric = m;
+  c.policy = HptPolicy::Lfu;
+  c.admit = hwprof::model::HptAdmit::Probation;
+  return c.pack();
+}
+
+// On 4 x 2 without skew, start = 4k with k < 64 folds to
+// (k & 3) ^ (k >> 2 & 3) ^ (k >> 4 & 3): set 0 for these k.
+std::vector<uint32_t> set0_starts() {
+  std::vector<uint32_t> v;
+  for (uint32_t k = 1; k < 64; ++k)
+    if (((k & 3) ^ (k >> 2 & 3) ^ (k >> 4 & 3)) == 0) v.push_back(4 * k);
+  return v;
+}
+
+TEST(HptProb, PolicyThreeIsLegalOnlyWithTheProbationAreaAndParamsSaysSo) {
+  {
+    Driver drv(prob_tiny(), SimEnv::from_env().seed);
+    EXPECT_EQ(drv.read(HptCsr::Params) >> 8 & 1u, 1u);
+    drv.set_ctrl(0x32);  // skew, freq, policy 3
+    EXPECT_EQ(drv.read(HptCsr::Ctrl), 0x32u);
+    EXPECT_EQ(drv.read(HptCsr::Status) & 1u, 0u);
+    drv.set_ctrl(0x3e);  // metric 3: still illegal
+    EXPECT_EQ(drv.read(HptCsr::Ctrl), 0x32u);
+    EXPECT_EQ(drv.read(HptCsr::Status) & 1u, 1u);
+  }
+  {
+    Driver drv(kTiny, SimEnv::from_env().seed);
+    EXPECT_EQ(drv.read(HptCsr::Params) >> 8 & 1u, 0u);
+    drv.set_ctrl(0x32);
+    EXPECT_EQ(drv.read(HptCsr::Ctrl), 0x22u);
+    EXPECT_EQ(drv.read(HptCsr::Status) & 1u, 1u);
+  }
+}
+
+// Worked out by hand (4 x 2, one set, freq): A and B fill the set, A hits
+// twice (A 3, B 1). C misses: probation count 1, not above the victim B's
+// 1: reject, B untouched. C again: 2 > 1: C replaces B, starting at 2. B
+// comes back: counts 1, 2 (not above C's 2: rejects), 3 (> 2): replaces C
+// at 3. Run back to back and with 1..4 idle cycles between descriptors, so
+// every probation and table write is forwarded at every pipeline distance.
+TEST(HptProb, AdmissionAfterProbationByHandAtEveryDistance) {
+  const auto st = set0_starts();
+  const PathEntry a = desc(st[0]), b = desc(st[1]), c = desc(st[2]);
+  for (int gap = 0; gap <= 4; ++gap) {
+    Driver drv(prob_tiny(), SimEnv::from_env().seed);
+    drv.set_ctrl(ctrl_prob(HptMetric::Freq, false));
+    std::vector<HptOutcome> got;
+    for (const PathEntry& d : {a, b, a, a, c, c, b, b, b}) {
+      drv.feed(d);
+      drv.idle(gap);
+    }
+    const auto r = drv.dump();
+    const std::vector<DumpEntry> want = {entry(0, 0, a, 3), entry(0, 1, b, 3)};
+    EXPECT_EQ(r.entries, want) << "gap " << gap << str(r.entries);
+    drv.expect_counters_match_ref();
+    EXPECT_EQ(drv.read(HptCsr::Fills), 2u);
+    EXPECT_EQ(drv.read(HptCsr::Hits), 2u);
+    EXPECT_EQ(drv.read(HptCsr::Rejects), 3u);
+    EXPECT_EQ(drv.read(HptCsr::Replacements), 2u);
+  }
+}
+
+// Space-Saving inside the probation area (2 entries per row): A and B fill
+// the set at 1 each; C and D (same probation row, other fingerprints) miss
+// and take the row's two entries at count 1 (rejects); E (same row) takes
+// the lowest minimum entry (C's) and inherits its count: 1 + 1 = 2 > 1, so
+// E replaces the victim A (ties to way 0) starting at 2. Then the count
+// saturates: with 3-bit counts no path can beat an accumulator of 7 or more.
+TEST(HptProb, ProbationEvictionInheritsCountAndCountsSaturate) {
+  const auto st = set0_starts();
+  const unsigned row0 = HptAlgo::probation_set(key_of(desc(st[2])), 1);
+  std::vector<uint32_t> same_row;  // distinct fingerprints, C's probation row
+  std::vector<uint32_t> fps;
+  for (size_t i = 2; i < st.size() && same_row.size() < 3; ++i) {
+    const PathKey k = key_of(desc(st[i]));
+    const uint32_t fp = HptAlgo::fingerprint(k, 4);
+    if (HptAlgo::probation_set(k, 1) == row0 && std::find(fps.begin(), fps.end(), fp) == fps.end()) {
+      same_row.push_back(st[i]);
+      fps.push_back(fp);
+    }
+  }
+  ASSERT_EQ(same_row.size(), 3u);
+  const PathEntry a = desc(st[0]), b = desc(st[1]);
+  const PathEntry c = desc(same_row[0]), d = desc(same_row[1]), e = desc(same_row[2]);
+  for (int gap : {0, 1, 3}) {
+    Driver drv(prob_tiny(), SimEnv::from_env().seed);
+    drv.set_ctrl(ctrl_prob(HptMetric::Freq, false));
+    for (const PathEntry& x : {a, b, c, d, e}) {
+      drv.feed(x);
+      drv.idle(gap);
+    }
+    const std::vector<DumpEntry> want = {entry(0, 0, e, 2), entry(0, 1, b, 1)};
+    EXPECT_EQ(drv.dump().entries, want) << "gap " << gap;
+    // Saturation: B grows to 8 and E to 9, then every newcomer's count stops
+    // at 7 and is refused, whatever its metric.
+    for (int i = 0; i < 7; ++i) drv.feed(e);
+    for (int i = 0; i < 7; ++i) drv.feed(b);
+    drv.set_ctrl(ctrl_prob(HptMetric::Events, false));
+    for (int i = 0; i < 12; ++i) drv.feed(desc(same_row[i % 2], 0, 0, static_cast<uint16_t>(3 + i)));
+    const std::vector<DumpEntry> want2 = {entry(0, 0, e, 9), entry(0, 1, b, 8)};
+    EXPECT_EQ(drv.dump().entries, want2) << "gap " << gap;
+    drv.expect_counters_match_ref();
+    EXPECT_EQ(drv.read(HptCsr::Rejects), 2u + 12u);
+  }
+}
+
+// A clear empties the probation area with the table, with descriptors in
+// flight at every position: after it a newcomer starts from a count of 1.
+TEST(HptProb, ClearEmptiesTheProbationAreaWithWritesInFlight) {
+  const auto st = set0_starts();
+  for (int pos = 0; pos <= 5; ++pos) {
+    Driver drv(prob_tiny(), SimEnv::from_env().seed);
+    drv.set_ctrl(ctrl_prob(HptMetric::Freq, false));
+    Hpt::In in;
+    in.in_valid = true;
+    for (int i = 0; i < 40; ++i) {
+      in.in_desc = desc(st[size_t(i) % 5]);
+      in.csr_we = i == 20 + pos;
+      in.csr_addr = unsigned(HptCsr::Cmd);
+      in.csr_wdata = kHptCmdClear;
+      drv.step(in, !in.csr_we);
+    }
+    drv.dump();
+    drv.expect_counters_match_ref();
+  }
+}
+
+// A small key pool with 0..5 idle cycles between descriptors (as
+// Hpt.ForwardingAtEveryDistanceUnderEveryPolicy), events metric: each
+// descriptor reads the table's and the probation area's writes at every
+// pipeline distance; both admissions and refusals occur.
+TEST(HptProb, ForwardingAtEveryDistance) {
+  for (const auto* pc : {&prob_tiny(), &prob_big()}) {
+    for (int gap = 0; gap <= 5; ++gap) {
+      Driver drv(*pc, SimEnv::from_env().seed);
+      const bool tiny = pc->table.sets == 4;
+      drv.set_ctrl(ctrl_prob(HptMetric::Events, false));
+      std::mt19937_64 rng(SimEnv::from_env().seed * 17 + unsigned(gap));
+      const auto st = set0_starts();
+      Hpt::In in;
+      in.in_valid = true;
+      for (int i = 0; i < 600; ++i) {
+        // 128 x 4 without skew: start = 4 * 129 * j folds to j ^ j = set 0.
+        const uint32_t j = static_cast<uint32_t>(rng() % (rng() % 2 ? 8 : 4));
+        in.in_desc = desc(tiny ? st[j] : 4 * 129 * (j + 1), 0, 0, static_cast<uint16_t>(rng() % 4));
+        EXPECT_TRUE(drv.step(in).in_ready) << "stalled";
+        drv.idle(gap);
+      }
+      drv.dump();
+      drv.expect_counters_match_ref();
+      const auto& x = drv.seen();
+      const std::string what = pc->name() + " gap " + std::to_string(gap);
+      EXPECT_GT(x.hits, 0u) << what;
+      EXPECT_GT(x.replacements, 0u) << what;
+      EXPECT_GT(x.rejects, 0u) << what;
+    }
+  }
+}
+
+// The lock-step scoreboard catches a model whose probation counts are one
+// bit wider than the RTL's (the RTL refuses a newcomer the model admits).
+TEST(HptProb, ScoreboardCatchesAModelWithAWrongProbationArea) {
+  SimEnv env = SimEnv::from_env();
+  auto ls = hwprof::tb::make_hpt_prob_lockstep(prob_tiny(), env, hwprof::tb::current_test_name(), env.seed);
+  auto wrong = prob_tiny().prob;
+  wrong.count_bits += 1;
+  ls.model() = Hpt(prob_tiny().table.sets, prob_tiny().table.ways, wrong);
+  ls.model().reset();
+  const auto st = set0_starts();
+  try {
+    Hpt::In in;
+    in.csr_we = true;
+    in.csr_addr = unsigned(HptCsr::Ctrl);
+    in.csr_wdata = ctrl_prob(HptMetric::Freq, false);
+    ls.step(in);
+    // A and B at 10 each; then C 12 times: the RTL's 3-bit count stops at 7
+    // and C is refused every time; the faulty model's 4-bit count reaches 11
+    // > 10 and admits it.
+    in = {};
+    in.in_valid = true;
+    for (int i = 0; i < 32; ++i) {
+      in.in_desc = desc(i < 10 ? st[0] : i < 20 ? st[1] : st[2]);
+      ls.step(in);
+    }
+    in = {};
+    in.csr_we = true;
+    in.csr_addr = unsigned(HptCsr::Cmd);
+    in.csr_wdata = kHptCmdDump;
+    ls.step(in);
+    in = {};
+    in.dump_ready = true;
+    for (int c = 0; c < 100; ++c) ls.step(in);
+    FAIL() << "the faulty model was not caught";
+  } catch (const LockstepMismatch& e) {
+    std::string r = e.what();
+    EXPECT_NE(r.find("lock-step mismatch in hpt at cycle"), std::string::npos) << r;
+  }
+}
+
+class HptProbConfigTest : public ::testing::TestWithParam<hwprof::tb::HptProbConfig> {};
+
+// The random run of the plain builds, on the probation builds, with CTRL
+// selecting policy 3 half the time.
+TEST_P(HptProbConfigTest, RandomLockstepWithBubblesBackpressureCtrlAndCommands) {
+  const auto pc = GetParam();
+  random_lockstep(pc.table, pc.name(), true, [&](uint64_t seed) { return Driver(pc, seed); });
+}
+
+INSTANTIATE_TEST_SUITE_P(HptProbConfigs, HptProbConfigTest, ::testing::ValuesIn(hwprof::tb::hpt_prob_configs()),
+                         [](const auto& i) { return i.param.name(); });
+
+class HptProbRealTrace : public ::testing::TestWithParam<TraceCase> {};
+
+// Every shipped trace's descriptors back to back through the 128 x 4 build
+// with the 128 x 4 x (12 + 14) probation area under lfu+prob (freq, and
+// insns without skew), a dump in mid-stream, 5% dump backpressure; the
+// final dump and the counters equal HptAlgo with the same area run straight
+// over the descriptors.
+TEST_P(HptProbRealTrace, LockstepEveryCycleAndFinalTableEqualsHptAlgo) {
+  const TraceCase tc = GetParam();
+  SimEnv env = SimEnv::from_env();
+  const auto& ds = trace_descriptors(tc.path);
+  ASSERT_GT(ds.size(), 1000u);
+  Driver drv(prob_big(), env.seed);
+  HptAlgo direct(prob_big().table.sets, prob_big().table.ways, {}, prob_big().prob);
+  const HptCtrl c = HptCtrl::unpack(tc.ctrl);
+  ASSERT_TRUE(c.is_lfu_prob());
+  try {
+    drv.set_ctrl(tc.ctrl);
+    Hpt::In in;
+    Throttle stall(env.seed, env.stall_pct >= 0 ? env.stall_pct : 5);
+    size_t i = 0;
+    for (uint64_t cyc = 0; i < ds.size(); ++cyc) {
+      in.in_valid = true;
+      in.in_desc = ds[i];
+      in.dump_ready = !stall();
+      in.csr_we = i == ds.size() / 2 && drv.seen().dumps == 0;
+      in.csr_addr = unsigned(HptCsr::Cmd);
+      in.csr_wdata = kHptCmdDump;
+      if (drv.step(in, !in.csr_we).in_ready) direct.insert(Emission{ds[i++]}, c);
+    }
+    const auto d = drv.dump(env.stall_pct >= 0 ? env.stall_pct : 5);
+    std::vector<DumpEntry> want;
+    for (unsigned s = 0; s < direct.sets(); ++s)
+      for (unsigned w = 0; w < direct.ways(); ++w)
+        if (direct.entry(s, w).valid) want.push_back({s, w, direct.entry(s, w).key, direct.entry(s, w).acc});
+    EXPECT_EQ(d.entries, want);
+    const auto& st = direct.stats();
+    EXPECT_EQ(drv.read(HptCsr::Descs), st.descs);
+    EXPECT_EQ(drv.read(HptCsr::Hits), st.hits);
+    EXPECT_EQ(drv.read(HptCsr::Fills), st.fills);
+    EXPECT_EQ(drv.read(HptCsr::Replacements), st.replacements);
+    EXPECT_EQ(drv.read(HptCsr::Rejects), st.rejects);
+    EXPECT_EQ(drv.read(HptCsr::Saturations), st.saturations);
+    EXPECT_EQ(drv.read(HptCsr::Ignored), st.ignored);
+    EXPECT_GT(st.rejects, 0u);
+    std::printf("[trace] %s %s: %zu descriptors (%llu hits, %llu fills, %llu replacements, %llu rejects), "
+                "%zu entries, %llu cycles\n",
+                tc.path.c_str(), tc.mode.c_str(), ds.size(), static_cast<unsigned long long>(st.hits),
+                static_cast<unsigned long long>(st.fills), static_cast<unsigned long long>(st.replacements),
+                static_cast<unsigned long long>(st.rejects), d.entries.size(),
+                static_cast<unsigned long long>(drv.cycles()));
+  } catch (const LockstepMismatch& e) {
+    FAIL() << tc.path << " " << tc.mode << ": " << e.what();
+  }
+}
+
+std::vector<TraceCase> prob_trace_cases() {
+  std::vector<TraceCase> v;
+  for (const auto& p : hwprof::tb::shipped_traces()) {
+    v.push_back({p, "lfu_prob", ctrl_prob()});
+    v.push_back({p, "lfu_prob_insns_noskew", ctrl_prob(HptMetric::Insns, false)});
+  }
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(HptProbShipped, HptProbRealTrace, ::testing::ValuesIn(prob_trace_cases()),
+                         [](const auto& i) { return hwprof::tb::trace_test_name(i.param.path) + "_" + i.param.mode; });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(HptProbRealTrace);
 
 }  // namespace

@@ -34,4 +34,14 @@ using PathProfilerLockstep = Lockstep<model::PathProfiler, PathProfilerRtl>;
 PathProfilerLockstep make_path_profiler_lockstep(const ProfilerConfig& cfg, const SimEnv& env,
                                                  const std::string& name, uint64_t seed);
 
+/// A Verilated path profiler whose HPT has the probation area of policy 3
+/// (sim/rtl_configs.cmake unit path_profiler_prob).
+struct ProfilerProbConfig {
+  ProfilerConfig base;
+  model::HptProbation prob;
+};
+const std::vector<ProfilerProbConfig>& path_profiler_prob_configs();
+PathProfilerLockstep make_path_profiler_prob_lockstep(const ProfilerProbConfig& cfg, const SimEnv& env,
+                                                      const std::string& name, uint64_t seed);
+
 }  // namespace hwprof::tb

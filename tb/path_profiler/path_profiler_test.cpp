@@ -56,9 +56,10 @@ hwprof::model::RecordSource vector_source(const std::vector<BranchRecord>& v) {
 // The functional models alone: every record through PathStackAlgo, every
 // emission into HptAlgo. The RTL's dump must equal its contents.
 std::vector<Hpt::DumpEntry> functional_table(const hwprof::model::RecordSource& src, const ProfilerConfig& cfg,
-                                             uint32_t ppcr, uint32_t ctrl, hwprof::model::HptStats* stats = nullptr) {
+                                             uint32_t ppcr, uint32_t ctrl, hwprof::model::HptStats* stats = nullptr,
+                                             const hwprof::model::HptProbation& prob = {}) {
   PathStackAlgo stack(cfg.path.depth, cfg.path.max_len);
-  HptAlgo hpt(cfg.sets, cfg.ways);
+  HptAlgo hpt(cfg.sets, cfg.ways, {}, prob);
   const HptCtrl c = HptCtrl::unpack(ctrl);
   BranchRecord r;
   while (src(r))
@@ -419,5 +420,46 @@ INSTANTIATE_TEST_SUITE_P(Shipped, PathProfilerRealTrace, ::testing::ValuesIn(tra
                            return hwprof::tb::trace_test_name(info.param.path) + "_" + info.param.policy;
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PathProfilerRealTrace);
+
+// The same with the HPT's probation area (128 x 4 x (12 + 14) bits, sim/
+// rtl_configs.cmake unit path_profiler_prob) under lfu+prob (CTRL.policy 3):
+// lock-step every cycle, the final table and counters equal PathStackAlgo
+// -> HptAlgo with the same area, and still one record per clock.
+class PathProfilerProbRealTrace : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PathProfilerProbRealTrace, LockstepEveryCycleAndTableEqualsFunctionalModels) {
+  SimEnv env = SimEnv::from_env();
+  const auto& pc = hwprof::tb::path_profiler_prob_configs().at(0);
+  auto ls = hwprof::tb::make_path_profiler_prob_lockstep(pc, env, hwprof::tb::current_test_name(), env.seed);
+  HptCtrl ctrl;
+  ctrl.policy = HptPolicy::Lfu;
+  ctrl.admit = hwprof::model::HptAdmit::Probation;  // lfu + probation: code 3
+  ProfilerReplayConfig rc;
+  rc.hpt_ctrl = ctrl.pack();
+  ASSERT_EQ(rc.hpt_ctrl >> 4 & 3u, 3u);
+  Throttle stall(env.seed, 5);
+  rc.stall = [&] { return stall(); };
+  ProfilerReplayResult res;
+  try {
+    res = hwprof::model::replay_profiler(ls, hwprof::trace::branch_source(GetParam()), rc);
+  } catch (const LockstepMismatch& e) {
+    FAIL() << e.what();
+  }
+  hwprof::model::HptStats st;
+  const auto want =
+      functional_table(hwprof::trace::branch_source(GetParam()), pc.base, Ppcr::kBl, rc.hpt_ctrl, &st, pc.prob);
+  expect_same_table(want, res.entries);
+  EXPECT_EQ(res.hpt.descs, st.descs);
+  EXPECT_EQ(res.hpt.hits, st.hits);
+  EXPECT_EQ(res.hpt.replacements, st.replacements);
+  EXPECT_EQ(res.hpt.rejects, st.rejects);
+  EXPECT_EQ(res.hpt.ignored, st.ignored);
+  EXPECT_GT(st.rejects, 0u);
+  EXPECT_LE(res.feed_cycles, res.records + 12) << "one record per clock end to end";
+}
+
+INSTANTIATE_TEST_SUITE_P(ShippedProb, PathProfilerProbRealTrace, ::testing::ValuesIn(hwprof::tb::shipped_traces()),
+                         [](const auto& info) { return hwprof::tb::trace_test_name(info.param) + "_lfu_prob"; });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PathProfilerProbRealTrace);
 
 }  // namespace

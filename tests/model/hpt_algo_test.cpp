@@ -507,6 +507,16 @@ BOOST_AUTO_TEST_CASE(PolicyNamesParseAndTheRegisterIgnoresTheOptions) {
   BOOST_CHECK_EQUAL(with(HptPolicy::Erode, HptAdmit::Probation, true).pack(), d.pack());
   const HptCtrl u = HptCtrl::unpack(0x22);
   BOOST_CHECK(u.admit == HptAdmit::None && !u.inherit);
+  // Except lfu+prob (no inherit): CTRL.policy code 3, legal only in a build
+  // with a probation area (hwprof_hpt ProbSets > 0).
+  HptCtrl lp;
+  HptCtrl::parse_policy_name("lfu+prob", lp);
+  BOOST_CHECK_EQUAL(lp.pack(), 0x32u);
+  const HptCtrl u3 = HptCtrl::unpack(0x32);
+  BOOST_CHECK(u3.is_lfu_prob() && u3.policy == HptPolicy::Lfu && u3.admit == HptAdmit::Probation);
+  BOOST_CHECK(!HptCtrl::legal(0x32));
+  BOOST_CHECK(HptCtrl::legal(0x32, true));
+  BOOST_CHECK(!HptCtrl::legal(0x3e, true));  // metric 3 stays illegal
 }
 
 BOOST_AUTO_TEST_CASE(StorageIsCountedInBits) {
