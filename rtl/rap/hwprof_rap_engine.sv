@@ -347,14 +347,28 @@ module hwprof_rap_engine #(
   assign cnt_wcol  = commit ? s1_col_q : parent_col_b;
   assign cnt_wdata = commit ? leaf_cnt_new : CntW'(merge_sum);
 
-  // next_merge: doubled until it exceeds n (saturating).
-  logic [CntW-1:0] next_merge_doubled;
+  // next_merge: doubled until it exceeds n (saturating at all ones), in
+  // closed form rather than as CntW + 1 compares in series (that chain set a
+  // 3 MHz clock on the ULX3S build): shift next_merge left until its leading
+  // one meets n's; every shorter shift is below 2^msb(n) <= n. If the aligned
+  // value still does not exceed n, one more doubling does (or saturates when
+  // n's top bit is set). A zero next_merge stays zero (doubling 0 is 0).
+  localparam int unsigned CntIdxW = $clog2(CntW);
+  logic [CntIdxW-1:0] nm_msb, n_msb, nm_shift;
+  logic               nm_any, n_any;
+  logic [CntW-1:0]    nm_aligned, next_merge_doubled;
+  hwprof_lzc #(.N(CntW), .HighFirst(1)) u_nm_msb (.in_i(ctl_q.next_merge), .idx_o(nm_msb), .valid_o(nm_any));
+  hwprof_lzc #(.N(CntW), .HighFirst(1)) u_n_msb (.in_i(ctl_q.n), .idx_o(n_msb), .valid_o(n_any));
+  assign nm_shift   = n_msb - nm_msb;
+  assign nm_aligned = ctl_q.next_merge << nm_shift;
   always_comb begin
-    next_merge_doubled = ctl_q.next_merge;
-    for (int unsigned i = 0; i <= CntW; i++)
-      if (next_merge_doubled <= ctl_q.n)
-        next_merge_doubled = next_merge_doubled[CntW-1] ? '1 : {next_merge_doubled[CntW-2:0], 1'b0};
+    if (!nm_any || ctl_q.next_merge > ctl_q.n) next_merge_doubled = ctl_q.next_merge;
+    else if (nm_aligned > ctl_q.n)             next_merge_doubled = nm_aligned;
+    else if (nm_aligned[CntW-1])               next_merge_doubled = '1;
+    else                                       next_merge_doubled = {nm_aligned[CntW-2:0], 1'b0};
   end
+  logic unused_n_any;
+  assign unused_n_any = n_any;
 
   assign idle = in_run && !ctl_q.s1_valid && !ctl_q.pair_valid && buf_empty && !flush && !queue_valid;
 
