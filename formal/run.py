@@ -66,6 +66,14 @@ PLANTED = [
 ]
 
 
+# RAP engine flows (docs/verification.md "RAP engine").
+PLANTED += [
+    ("rap_arbiter", "legal", "rtl/rap/hwprof_rap_arbiter.sv",
+     "hwprof_lzc #(.N(H), .HighFirst(1)) u_deepest",
+     "hwprof_lzc #(.N(H), .HighFirst(0)) u_deepest",
+     "the shallowest match wins instead of the deepest"),
+]
+
 def env_for(venv):
     env = dict(os.environ)
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
