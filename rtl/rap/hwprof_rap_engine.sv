@@ -492,6 +492,111 @@ module hwprof_rap_engine #(
   assign dump_cnt2_o = root_beat ? '0 : row_cnt[2*CntW +: CntW];
   assign dump_cnt3_o = root_beat ? '0 : row_cnt[3*CntW +: CntW];
 
+`ifdef FORMAL
+  // ------------------------------------------------------------------ formal (make formal)
+  // formal/rap_engine.sby with formal/hwprof_rap_engine_fv.sv (free inputs,
+  // reset in the first cycle; docs/verification.md "RAP engine"). No effect
+  // on simulation or synthesis. A shadow of the counter SRAM written with
+  // the same clear, zero and write commands ties the RAM's read ports to it;
+  // on the shadow:
+  //   * conservation: the root counter plus every counter of every valid
+  //     group equals n at every edge (each commit adds w to one counter and
+  //     to n; a split adds a zeroed row; a merge moves the children's sum
+  //     into the parent and frees the row, so a merge keeps the sum);
+  //   * every event accepted at the ingress is counted once: n never
+  //     exceeds the accepted weight, and equals it whenever the engine is
+  //     idle (the queue, buffer, P and S1 empty);
+  //   * no merge into the root: its sum would be n, above T(n) for n >= 1;
+  //   * the event queue's handshake (hwprof_fv_queue_ref): ev_ready_o = not
+  //     full, exact occupancy, two tracked events leave the queue with their
+  //     data, in order, after exactly the events ahead of them.
+  logic fv_init_q = 1'b1;
+  always_ff @(posedge clk_i) fv_init_q <= 1'b0;
+  logic fv_check;
+  assign fv_check = rst_ni && !fv_init_q;
+
+  logic [CntW-1:0] fv_cnt_q [Groups][4];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned g = 0; g < Groups; g++) for (int unsigned c = 0; c < 4; c++) fv_cnt_q[g][c] <= '0;
+    end else if (clear) begin
+      for (int unsigned g = 0; g < Groups; g++) for (int unsigned c = 0; c < 4; c++) fv_cnt_q[g][c] <= '0;
+    end else begin
+      for (int unsigned g = 0; g < Groups; g++) begin
+        for (int unsigned c = 0; c < 4; c++) begin
+          if (cnt_we && cnt_wrow == IdxW'(g) && cnt_wcol == 2'(c)) fv_cnt_q[g][c] <= cnt_wdata;
+          else if (do_split && free_idx == IdxW'(g)) fv_cnt_q[g][c] <= '0;
+        end
+      end
+    end
+  end
+
+  // The read ports against the shadow (write first: the shadow after the
+  // edge that read).
+  logic [IdxW-1:0] fv_ra_q, fv_rb_row_q;
+  logic [1:0]      fv_rb_col_q;
+  always_ff @(posedge clk_i) begin
+    fv_ra_q <= cnt_read_row;
+    fv_rb_row_q <= parent_grp_q[scan_hit_idx];
+    fv_rb_col_q <= parent_col_q[scan_hit_idx];
+  end
+
+  logic fv_merge_q;
+  always_ff @(posedge clk_i) fv_merge_q <= do_merge;
+
+  logic [CntW+7:0] fv_sum;
+  always_comb begin
+    fv_sum = (CntW + 8)'(ctl_q.root_cnt);
+    for (int unsigned g = 0; g < Groups; g++)
+      if (tcam_valid[g])
+        for (int unsigned c = 0; c < 4; c++) fv_sum = fv_sum + (CntW + 8)'(fv_cnt_q[g][c]);
+  end
+
+  // Weight accepted at the ingress since the last reset or clear (the event
+  // taken in a clear's cycle is dropped).
+  logic [CntW+7:0] fv_in_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) fv_in_q <= '0;
+    else if (clear) fv_in_q <= '0;
+    else if (ev_valid_i && ev_ready_o) fv_in_q <= fv_in_q + (CntW + 8)'(ev_weight_i);
+  end
+
+  always_comb begin
+    if (fv_check) begin
+      if (32'(fv_ra_q) < Groups)
+        for (int unsigned c = 0; c < 4; c++) assert (row_cnt[c*CntW +: CntW] == fv_cnt_q[fv_ra_q][c]);
+      if (32'(fv_rb_row_q) < Groups) assert (parent_cnt_ram == fv_cnt_q[fv_rb_row_q][fv_rb_col_q]);
+      assert (fv_sum == (CntW + 8)'(ctl_q.n));
+      assert ((CntW + 8)'(ctl_q.n) <= fv_in_q);
+      if (idle) assert ((CntW + 8)'(ctl_q.n) == fv_in_q);
+      assert (!(do_merge && parent_root_b));
+      assert (32'(ctl_q.used_groups) == $countones(tcam_valid));
+      // Reachability (formal/rap_engine.sby cover task).
+      cover (do_split);
+      cover (do_merge);
+      cover (do_merge && fv_merge_q);                // two merges in a row (cascade)
+      cover (cap_end && !fits);                      // capacity exhausted: the split is skipped
+      cover (skip_now);                              // a split skipped while full
+      cover (split_after);                           // a capacity pass freed a group for the split
+      cover (dump_last_o && dump_ready_i);           // a whole dump
+      cover (pass_end && !ctl_q.pass_is_cap);        // a scheduled pass ends: next_merge doubles
+      cover (pass_end && !ctl_q.pass_is_cap && next_merge_doubled > {ctl_q.next_merge[CntW-2:0], 1'b0});
+      cover (in_pass && ctl_q.pass_is_cap && pass_end && ctl_q.sched_pending);
+    end
+  end
+
+  // The event queue (hwprof_fifo_sync) against the shared queue reference;
+  // the solver picks the two tracked events.
+  (* anyseq *) logic fv_track_a, fv_track_b;
+  logic [$clog2(QueueDepth + 1):0] unused_fv_occ;
+  hwprof_fv_queue_ref #(.Width(RangeW + 16), .Depth(QueueDepth)) u_fv_queue (
+    .clk_i, .flush_i(!rst_ni || clear), .check_i(fv_check),
+    .push_i(ev_valid_i && ev_ready_o), .push_data_i({ev_value_i, ev_weight_i}), .pop_i(queue_take),
+    .track_a_i(fv_track_a), .track_b_i(fv_track_b),
+    .count_i(unused_queue_count), .in_ready_i(ev_ready_o), .out_valid_i(queue_valid),
+    .out_data_i(queue_data), .occ_o(unused_fv_occ));
+`endif
+
   `HWPROF_ASSERT(used_le_cap, ctl_q.used_groups <= ScanW'(Groups))
   `HWPROF_ASSERT(no_split_without_room, !do_split || !tcam_valid[free_idx])
   `HWPROF_ASSERT(no_merge_at_cap_end, !(cap_end && do_merge))
