@@ -17,7 +17,12 @@ module hwprof_rap_engine_fv #(
   parameter int unsigned CntW = 33,
   parameter int unsigned TcamSlice = 0,
   /// Largest event weight (small weights keep the solver fast).
-  parameter int unsigned MaxWeight = 65535,
+  parameter int unsigned MaxWeight = 255,
+  /// Register values written (other than CMD and STATUS) are below this.
+  parameter int unsigned MaxCsr = 16,
+  /// 0: MERGE_FIRST keeps its reset value (no scheduled pass within the
+  /// depth; capacity passes still merge).
+  parameter bit SchedPass = 1,
   /// 1: EPS may be written too.
   parameter bit FreeEps = 0,
   localparam int unsigned DepthW = $clog2(RangeW / 2 + 1)
@@ -55,6 +60,11 @@ module hwprof_rap_engine_fv #(
     // EPS keeps its reset value (about 0.1): T(n) is then a product by a
     // constant, which keeps the solver fast; heavy events reach T(n) >= 1.
     if (!FreeEps) assume (!(csr_we_i && csr_addr_i == hwprof_rap_reg_pkg::RapAddrEps));
+    // Small register values (CAP, MERGE_FIRST, BUF_DEPTH; an illegal value
+    // is still possible): a pass or a full table within a few events.
+    if (csr_we_i && csr_addr_i != hwprof_rap_reg_pkg::RapAddrCmd && csr_addr_i != hwprof_rap_reg_pkg::RapAddrStatus)
+      assume (csr_wdata_i < 32'(MaxCsr));
+    if (!SchedPass) assume (!(csr_we_i && csr_addr_i == hwprof_rap_reg_pkg::RapAddrMergeFirst));
   end
 
 endmodule

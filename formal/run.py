@@ -88,6 +88,10 @@ PLANTED += [
      ".in_valid_i(ev_valid_i), .in_ready_o(ev_ready_o),",
      ".in_valid_i(ev_valid_i && !in_dump), .in_ready_o(ev_ready_o),",
      "an event offered during a dump is acknowledged but not queued (event queue handshake)"),
+    ("rap_threshold", "w2", "rtl/rap/hwprof_rap_threshold.sv",
+     "localparam int unsigned Shift = 16 + $clog2(H);",
+     "localparam int unsigned Shift = 15 + $clog2(H);",
+     "the threshold is twice too large (can reach n)"),
 ]
 
 def env_for(venv):

@@ -506,7 +506,9 @@ module hwprof_rap_engine #(
   //   * every event accepted at the ingress is counted once: n never
   //     exceeds the accepted weight, and equals it whenever the engine is
   //     idle (the queue, buffer, P and S1 empty);
-  //   * no merge into the root: its sum would be n, above T(n) for n >= 1;
+  //   * no merge into the root: when the root's group is examined with four
+  //     leaf children it is the only group, so its merge sum is n (by the
+  //     conservation), and T(n) < n (formal/rap_threshold.sby);
   //   * the event queue's handshake (hwprof_fv_queue_ref): ev_ready_o = not
   //     full, exact occupancy, two tracked events leave the queue with their
   //     data, in order, after exactly the events ahead of them.
@@ -541,8 +543,15 @@ module hwprof_rap_engine #(
     fv_rb_col_q <= parent_col_q[scan_hit_idx];
   end
 
-  logic fv_merge_q;
-  always_ff @(posedge clk_i) fv_merge_q <= do_merge;
+  logic fv_merge_q, fv_commit_q;
+  logic [IdxW-1:0] fv_grp_q;
+  logic [1:0] fv_col_q;
+  always_ff @(posedge clk_i) begin
+    fv_merge_q <= do_merge;
+    fv_commit_q <= commit && !s1_root_q;
+    fv_grp_q <= s1_grp_q;
+    fv_col_q <= s1_col_q;
+  end
 
   logic [CntW+7:0] fv_sum;
   always_comb begin
@@ -569,25 +578,36 @@ module hwprof_rap_engine #(
       assert (fv_sum == (CntW + 8)'(ctl_q.n));
       assert ((CntW + 8)'(ctl_q.n) <= fv_in_q);
       if (idle) assert ((CntW + 8)'(ctl_q.n) == fv_in_q);
-      assert (!(do_merge && parent_root_b));
+      // The root's group, its children all leaves, is the only group: its
+      // merge sum is then n (conservation), above T(n) (rap_threshold flow):
+      // no merge into the root.
+      if (in_pass && ctl_q.scan_b_valid && parent_root_b && child_internal_q[scan_b_idx_q] == 4'b0)
+        assert ($countones(tcam_valid) == 1 && tcam_valid[scan_b_idx_q]);
       assert (32'(ctl_q.used_groups) == $countones(tcam_valid));
-      // Reachability (formal/rap_engine.sby cover task).
+      // Reachability (formal/rap_engine.sby cover task, 8 cycles): a split,
+      // a whole dump, two commits on one counter in a row (forwarding).
       cover (do_split);
+      cover (dump_last_o && dump_ready_i);
+      cover (commit && fv_commit_q && !s1_root_q && s1_grp_q == fv_grp_q && s1_col_q == fv_col_q);
+`ifdef HWPROF_FV_RAP_DEEP
+      // Deeper corners (a one-off deeper run, -D HWPROF_FV_RAP_DEEP; beyond
+      // the solver's reach in make formal; the lock-step tests reach them).
       cover (do_merge);
       cover (do_merge && fv_merge_q);                // two merges in a row (cascade)
       cover (cap_end && !fits);                      // capacity exhausted: the split is skipped
       cover (skip_now);                              // a split skipped while full
       cover (split_after);                           // a capacity pass freed a group for the split
-      cover (dump_last_o && dump_ready_i);           // a whole dump
       cover (pass_end && !ctl_q.pass_is_cap);        // a scheduled pass ends: next_merge doubles
       cover (pass_end && !ctl_q.pass_is_cap && next_merge_doubled > {ctl_q.next_merge[CntW-2:0], 1'b0});
       cover (in_pass && ctl_q.pass_is_cap && pass_end && ctl_q.sched_pending);
+`endif
     end
   end
 
   // The event queue (hwprof_fifo_sync) against the shared queue reference;
   // the solver picks the two tracked events.
-  (* anyseq *) logic fv_track_a, fv_track_b;
+  (* anyseq *) logic fv_track_a;
+  (* anyseq *) logic fv_track_b;
   logic [$clog2(QueueDepth + 1):0] unused_fv_occ;
   hwprof_fv_queue_ref #(.Width(RangeW + 16), .Depth(QueueDepth)) u_fv_queue (
     .clk_i, .flush_i(!rst_ni || clear), .check_i(fv_check),
