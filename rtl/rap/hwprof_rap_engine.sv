@@ -584,22 +584,28 @@ module hwprof_rap_engine #(
       if (in_pass && ctl_q.scan_b_valid && parent_root_b && child_internal_q[scan_b_idx_q] == 4'b0)
         assert ($countones(tcam_valid) == 1 && tcam_valid[scan_b_idx_q]);
       assert (32'(ctl_q.used_groups) == $countones(tcam_valid));
-      // Reachability (formal/rap_engine.sby cover task, 8 cycles): a split,
-      // a whole dump, two commits on one counter in a row (forwarding).
+      // Reachability (formal/rap_engine.sby cover task, 13 cycles): a split,
+      // a whole dump, two commits on one counter in a row (forwarding), a
+      // merge, capacity exhaustion (a capacity pass that frees nothing, the
+      // split skipped), a skip while full, a capacity pass that frees a group
+      // for its split, a scheduled pass ending (next_merge doubles), doubling
+      // more than once at one pass end, a scheduled pass right after a
+      // capacity pass.
       cover (do_split);
       cover (dump_last_o && dump_ready_i);
       cover (commit && fv_commit_q && !s1_root_q && s1_grp_q == fv_grp_q && s1_col_q == fv_col_q);
-`ifdef HWPROF_FV_RAP_DEEP
-      // Deeper corners (a one-off deeper run, -D HWPROF_FV_RAP_DEEP; beyond
-      // the solver's reach in make formal; the lock-step tests reach them).
       cover (do_merge);
-      cover (do_merge && fv_merge_q);                // two merges in a row (cascade)
-      cover (cap_end && !fits);                      // capacity exhausted: the split is skipped
-      cover (skip_now);                              // a split skipped while full
-      cover (split_after);                           // a capacity pass freed a group for the split
-      cover (pass_end && !ctl_q.pass_is_cap);        // a scheduled pass ends: next_merge doubles
+      cover (cap_end && !fits);
+      cover (skip_now);
+      cover (split_after);
+      cover (pass_end && !ctl_q.pass_is_cap);
       cover (pass_end && !ctl_q.pass_is_cap && next_merge_doubled > {ctl_q.next_merge[CntW-2:0], 1'b0});
       cover (in_pass && ctl_q.pass_is_cap && pass_end && ctl_q.sched_pending);
+`ifdef HWPROF_FV_RAP_DEEP
+      // Two merges in a row (a cascade): with Groups = 2 and RangeW = 4 the
+      // second would be a merge into the root, so a deeper run
+      // (-D HWPROF_FV_RAP_DEEP, 18 cycles) reports it unreached.
+      cover (do_merge && fv_merge_q);
 `endif
     end
   end
