@@ -91,6 +91,34 @@ PLANTED = [
 ]
 
 
+# RAP engine flows (docs/verification.md "RAP engine").
+PLANTED += [
+    ("rap_arbiter", "legal", "rtl/rap/hwprof_rap_arbiter.sv",
+     "hwprof_lzc #(.N(H), .HighFirst(1)) u_deepest",
+     "hwprof_lzc #(.N(H), .HighFirst(0)) u_deepest",
+     "the shallowest match wins instead of the deepest"),
+    ("rap_tcam", "ff", "rtl/rap/hwprof_rap_tcam.sv",
+     "if (set_i) prefix_q[set_idx_i] <= set_prefix_i & RangeW'(prefix_mask(RangeW, 32'(set_pdepth_i)));",
+     "if (set_i) prefix_q[set_idx_i] <= set_prefix_i;",
+     "the flip-flop TCAM stores the prefix bits below the entry's depth"),
+    ("rap_tcam", "ram", "rtl/rap/hwprof_rap_tcam_ram.sv",
+     "assign bit_w = ((wa_q[SliceW-1:0] ^ w_prefix_q[Lo +: SliceW]) & w_mask_q[Lo +: SliceW]) == '0;",
+     "assign bit_w = (wa_q[SliceW-1:0] ^ w_prefix_q[Lo +: SliceW]) == '0;",
+     "the RAM TCAM's slice words ignore the prefix-length mask"),
+    ("rap_engine", "t0", "rtl/rap/hwprof_rap_counter_ram.sv",
+     "fwd_a_q <= wr && wrow_i == ra_i;",
+     "fwd_a_q <= 1'b0;",
+     "back-to-back hits on one counter lose an update (no forwarding): counts no longer sum to n"),
+    ("rap_engine", "t2", "rtl/rap/hwprof_rap_engine.sv",
+     ".in_valid_i(ev_valid_i), .in_ready_o(ev_ready_o),",
+     ".in_valid_i(ev_valid_i && !in_dump), .in_ready_o(ev_ready_o),",
+     "an event offered during a dump is acknowledged but not queued (event queue handshake)"),
+    ("rap_threshold", "w2", "rtl/rap/hwprof_rap_threshold.sv",
+     "localparam int unsigned Shift = 16 + $clog2(H);",
+     "localparam int unsigned Shift = 15 + $clog2(H);",
+     "the threshold is twice too large (can reach n)"),
+]
+
 def env_for(venv):
     env = dict(os.environ)
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"

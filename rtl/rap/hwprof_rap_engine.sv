@@ -506,6 +506,137 @@ module hwprof_rap_engine #(
   assign dump_cnt2_o = root_beat ? '0 : row_cnt[2*CntW +: CntW];
   assign dump_cnt3_o = root_beat ? '0 : row_cnt[3*CntW +: CntW];
 
+`ifdef FORMAL
+  // ------------------------------------------------------------------ formal (make formal)
+  // formal/rap_engine.sby with formal/hwprof_rap_engine_fv.sv (free inputs,
+  // reset in the first cycle; docs/verification.md "RAP engine"). No effect
+  // on simulation or synthesis. A shadow of the counter SRAM written with
+  // the same clear, zero and write commands ties the RAM's read ports to it;
+  // on the shadow:
+  //   * conservation: the root counter plus every counter of every valid
+  //     group equals n at every edge (each commit adds w to one counter and
+  //     to n; a split adds a zeroed row; a merge moves the children's sum
+  //     into the parent and frees the row, so a merge keeps the sum);
+  //   * every event accepted at the ingress is counted once: n never
+  //     exceeds the accepted weight, and equals it whenever the engine is
+  //     idle (the queue, buffer, P and S1 empty);
+  //   * no merge into the root: when the root's group is examined with four
+  //     leaf children it is the only group, so its merge sum is n (by the
+  //     conservation), and T(n) < n (formal/rap_threshold.sby);
+  //   * the event queue's handshake (hwprof_fv_queue_ref): ev_ready_o = not
+  //     full, exact occupancy, two tracked events leave the queue with their
+  //     data, in order, after exactly the events ahead of them.
+  logic fv_init_q = 1'b1;
+  always_ff @(posedge clk_i) fv_init_q <= 1'b0;
+  logic fv_check;
+  assign fv_check = rst_ni && !fv_init_q;
+
+  logic [CntW-1:0] fv_cnt_q [Groups][4];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned g = 0; g < Groups; g++) for (int unsigned c = 0; c < 4; c++) fv_cnt_q[g][c] <= '0;
+    end else if (clear) begin
+      for (int unsigned g = 0; g < Groups; g++) for (int unsigned c = 0; c < 4; c++) fv_cnt_q[g][c] <= '0;
+    end else begin
+      for (int unsigned g = 0; g < Groups; g++) begin
+        for (int unsigned c = 0; c < 4; c++) begin
+          if (cnt_we && cnt_wrow == IdxW'(g) && cnt_wcol == 2'(c)) fv_cnt_q[g][c] <= cnt_wdata;
+          else if (do_split && free_idx == IdxW'(g)) fv_cnt_q[g][c] <= '0;
+        end
+      end
+    end
+  end
+
+  // The read ports against the shadow (write first: the shadow after the
+  // edge that read).
+  logic [IdxW-1:0] fv_ra_q, fv_rb_row_q;
+  logic [1:0]      fv_rb_col_q;
+  always_ff @(posedge clk_i) begin
+    fv_ra_q <= cnt_read_row;
+    fv_rb_row_q <= parent_grp_q[scan_hit_idx];
+    fv_rb_col_q <= parent_col_q[scan_hit_idx];
+  end
+
+  logic fv_merge_q, fv_commit_q;
+  logic [IdxW-1:0] fv_grp_q;
+  logic [1:0] fv_col_q;
+  always_ff @(posedge clk_i) begin
+    fv_merge_q <= do_merge;
+    fv_commit_q <= commit && !s1_root_q;
+    fv_grp_q <= s1_grp_q;
+    fv_col_q <= s1_col_q;
+  end
+
+  logic [CntW+7:0] fv_sum;
+  always_comb begin
+    fv_sum = (CntW + 8)'(ctl_q.root_cnt);
+    for (int unsigned g = 0; g < Groups; g++)
+      if (tcam_valid[g])
+        for (int unsigned c = 0; c < 4; c++) fv_sum = fv_sum + (CntW + 8)'(fv_cnt_q[g][c]);
+  end
+
+  // Weight accepted at the ingress since the last reset or clear (the event
+  // taken in a clear's cycle is dropped).
+  logic [CntW+7:0] fv_in_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) fv_in_q <= '0;
+    else if (clear) fv_in_q <= '0;
+    else if (ev_valid_i && ev_ready_o) fv_in_q <= fv_in_q + (CntW + 8)'(ev_weight_i);
+  end
+
+  always_comb begin
+    if (fv_check) begin
+      if (32'(fv_ra_q) < Groups)
+        for (int unsigned c = 0; c < 4; c++) assert (row_cnt[c*CntW +: CntW] == fv_cnt_q[fv_ra_q][c]);
+      if (32'(fv_rb_row_q) < Groups) assert (parent_cnt_ram == fv_cnt_q[fv_rb_row_q][fv_rb_col_q]);
+      assert (fv_sum == (CntW + 8)'(ctl_q.n));
+      assert ((CntW + 8)'(ctl_q.n) <= fv_in_q);
+      if (idle) assert ((CntW + 8)'(ctl_q.n) == fv_in_q);
+      // The root's group, its children all leaves, is the only group: its
+      // merge sum is then n (conservation), above T(n) (rap_threshold flow):
+      // no merge into the root.
+      if (in_pass && ctl_q.scan_b_valid && parent_root_b && child_internal_q[scan_b_idx_q] == 4'b0)
+        assert ($countones(tcam_valid) == 1 && tcam_valid[scan_b_idx_q]);
+      assert (32'(ctl_q.used_groups) == $countones(tcam_valid));
+      // Reachability (formal/rap_engine.sby cover task, 13 cycles): a split,
+      // a whole dump, two commits on one counter in a row (forwarding), a
+      // merge, capacity exhaustion (a capacity pass that frees nothing, the
+      // split skipped), a skip while full, a capacity pass that frees a group
+      // for its split, a scheduled pass ending (next_merge doubles), doubling
+      // more than once at one pass end, a scheduled pass right after a
+      // capacity pass.
+      cover (do_split);
+      cover (dump_last_o && dump_ready_i);
+      cover (commit && fv_commit_q && !s1_root_q && s1_grp_q == fv_grp_q && s1_col_q == fv_col_q);
+      cover (do_merge);
+      cover (cap_end && !fits);
+      cover (skip_now);
+      cover (split_after);
+      cover (pass_end && !ctl_q.pass_is_cap);
+      cover (pass_end && !ctl_q.pass_is_cap && next_merge_doubled > {ctl_q.next_merge[CntW-2:0], 1'b0});
+      cover (in_pass && ctl_q.pass_is_cap && pass_end && ctl_q.sched_pending);
+`ifdef HWPROF_FV_RAP_DEEP
+      // Two merges in a row (a cascade): with Groups = 2 and RangeW = 4 the
+      // second would be a merge into the root, so a deeper run
+      // (-D HWPROF_FV_RAP_DEEP, 18 cycles) reports it unreached.
+      cover (do_merge && fv_merge_q);
+`endif
+    end
+  end
+
+  // The event queue (hwprof_fifo_sync) against the shared queue reference;
+  // the solver picks the two tracked events.
+  (* anyseq *) logic fv_track_a;
+  (* anyseq *) logic fv_track_b;
+  logic [$clog2(QueueDepth + 1):0] unused_fv_occ;
+  hwprof_fv_queue_ref #(.Width(RangeW + 16), .Depth(QueueDepth)) u_fv_queue (
+    .clk_i, .flush_i(!rst_ni || clear), .check_i(fv_check),
+    .push_i(ev_valid_i && ev_ready_o), .push_data_i({ev_value_i, ev_weight_i}), .pop_i(queue_take),
+    .track_a_i(fv_track_a), .track_b_i(fv_track_b),
+    .count_i(unused_queue_count), .in_ready_i(ev_ready_o), .out_valid_i(queue_valid),
+    .out_data_i(queue_data), .occ_o(unused_fv_occ));
+`endif
+
   `HWPROF_ASSERT(used_le_cap, ctl_q.used_groups <= ScanW'(Groups))
   `HWPROF_ASSERT(no_split_without_room, !do_split || !tcam_valid[free_idx])
   `HWPROF_ASSERT(no_merge_at_cap_end, !(cap_end && do_merge))

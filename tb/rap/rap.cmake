@@ -9,3 +9,4 @@ gtest_discover_tests(tb_rap
   NO_PRETTY_VALUES
   PROPERTIES ENVIRONMENT "WAVE_DIR=${CMAKE_BINARY_DIR}/waves"
   DISCOVERY_TIMEOUT 60)
+target_sources(tb_rap PRIVATE rap/rap_corner_test.cpp)  # directed corners (coverage holes, docs/verification.md)
