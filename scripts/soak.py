@@ -27,11 +27,20 @@ TBS = ["tb_prim", "tb_branch_queue", "tb_path_stack", "tb_hpt", "tb_path_profile
        "tb_markov", "tb_dcr", "tb_detector", "tb_rap"]
 SHIPPED_FILTER = "*Shipped*:*RealTrace*:*Real*:*Gzip*"
 RANDOM_FILTER = "*Random*"
+CYCLES_FILE = Path()  # set in main(): each test process appends its harness cycles (sim/rtl_harness.h)
+
+
+def lockstep_cycles():
+    try:
+        return sum(int(x) for x in CYCLES_FILE.read_text().split())
+    except FileNotFoundError:
+        return 0
 
 
 def run(build, tb, gfilter, env_extra, log):
     exe = Path(build) / "tb" / tb
     env = dict(os.environ, **env_extra)
+    env["HWPROF_CYCLES_FILE"] = str(CYCLES_FILE)
     cmd = [str(exe), f"--gtest_filter={gfilter}", "--gtest_brief=1"]
     t0 = time.time()
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -66,6 +75,9 @@ def main():
     out = Path(a.out) if a.out else Path(a.build) / "soak"
     out.mkdir(parents=True, exist_ok=True)
     log = open(out / "soak.log", "w")
+    global CYCLES_FILE
+    CYCLES_FILE = out / "cycles.txt"
+    CYCLES_FILE.write_text("")
     t_start = time.time()
     tests = 0
     failures = []
@@ -75,7 +87,8 @@ def main():
         ok, ran, secs, repro = run(a.build, tb, gfilter, env_extra, log)
         log.flush()
         tests += ran
-        print(f"[soak] {label:<8} {tb:<17} {ran:4d} tests {secs:7.1f} s  {'PASS' if ok else 'FAIL'}", flush=True)
+        print(f"[soak] {label:<8} {tb:<17} {ran:4d} tests {secs:7.1f} s  {'PASS' if ok else 'FAIL'}"
+              f"  ({lockstep_cycles():,} lock-step cycles so far)", flush=True)
         if not ok:
             failures.append(repro)
             print(f"[soak]   reproduce: {repro}\n[soak]   log: {out / 'soak.log'}", flush=True)
@@ -104,8 +117,8 @@ def main():
             break
         seed = rng.randrange(1, 2**31)
     wall = time.time() - t_start
-    summary = (f"[soak] {rounds} random rounds, {tests} test runs, {wall:.0f} s wall, "
-               f"{len(failures)} failing")
+    summary = (f"[soak] {rounds} random rounds, {tests} test runs, {lockstep_cycles():,} lock-step "
+               f"cycles, {wall:.0f} s wall, {len(failures)} failing")
     print(summary)
     (out / "summary.txt").write_text(summary + "\n" + "".join(f"reproduce: {r}\n" for r in failures))
     return 1 if failures else 0

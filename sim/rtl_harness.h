@@ -40,6 +40,26 @@ inline HarnessHook& harness_hook() {
   return h;
 }
 
+/// Clock cycles run by every harness of this process (summed when a harness
+/// is destroyed). With HWPROF_CYCLES_FILE set, the total is appended to that
+/// file as one line at process exit (`make soak` sums the lock-step cycles
+/// it ran this way; scripts/soak.py).
+struct CycleTally {
+  uint64_t cycles = 0;
+  ~CycleTally() {
+    const char* path = std::getenv("HWPROF_CYCLES_FILE");
+    if (path == nullptr || *path == 0 || cycles == 0) return;
+    if (std::FILE* f = std::fopen(path, "a")) {
+      std::fprintf(f, "%llu\n", static_cast<unsigned long long>(cycles));
+      std::fclose(f);
+    }
+  }
+};
+inline CycleTally& cycle_tally() {
+  static CycleTally t;
+  return t;
+}
+
 /// The most recently constructed harness: its comparison log (null when it
 /// does not trace) and its waveform path. A scoreboard built right after
 /// its engine binds to it (tb/common/scoreboard.cpp).
@@ -86,6 +106,7 @@ class Harness {
     top_->eval();
   }
   ~Harness() {
+    cycle_tally().cycles += cycle_;
     top_->final();
     if (fst_) {
       fst_->close();
