@@ -25,6 +25,7 @@
 #include "dcr_regs.h"
 #include "detector_regs.h"
 #include "rap_regs.h"
+#include "rap_replay.h"
 #include "path_regs.h"
 #include "hpt_regs.h"
 #include "path_profiler.h"
@@ -411,23 +412,7 @@ BoardReadout board_stream(BoardLink& l, const BoardUnits& bu, const BoardPlan& p
       if (guard > 10000) throw LinkError(LinkError::Kind::Board, "the RAP engine did not become idle (STATUS)");
     auto& r = out.rap;
     r.events = events;
-    auto& c = r.counters;
-    c.n = rd(model::RapCsr::NLo) | uint64_t{rd(model::RapCsr::NHi)} << 32;
-    c.raw = rd(model::RapCsr::Raw);
-    c.pairs = rd(model::RapCsr::Pairs);
-    c.splits = rd(model::RapCsr::Splits);
-    c.skipped = rd(model::RapCsr::Skipped);
-    c.sched = rd(model::RapCsr::SchedPasses);
-    c.cap = rd(model::RapCsr::CapPasses);
-    c.merges = rd(model::RapCsr::Merges);
-    c.nodes = rd(model::RapCsr::Nodes);
-    c.peak = rd(model::RapCsr::Peak);
-    c.stall_flush = rd(model::RapCsr::StallFlush);
-    c.stall_cap = rd(model::RapCsr::StallCap);
-    c.stall_sched = rd(model::RapCsr::StallSched);
-    c.stall_tcam = rd(model::RapCsr::StallTcam);
-    c.in_stall = rd(model::RapCsr::InStall);
-    c.status = rd(model::RapCsr::Status);
+    r.counters = model::read_rap_counters(rd);
     uint32_t n = 0;
     const auto bytes = l.dump(u, kRapDumpEntryBytes, n);
     for (uint32_t i = 0; i < n; ++i) {

@@ -353,23 +353,7 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
     csr_write(kRap, unsigned(model::RapCsr::Cmd), model::kRapCmdFlush);
     for (unsigned guard = 0; !(rd(model::RapCsr::Status) & model::kRapStIdle); ++guard)
       if (guard > 10000000) throw std::runtime_error("SoC: the RAP engine did not become idle (STATUS)");
-    auto& c = r.counters;
-    c.n = rd(model::RapCsr::NLo) | uint64_t{rd(model::RapCsr::NHi)} << 32;
-    c.raw = rd(model::RapCsr::Raw);
-    c.pairs = rd(model::RapCsr::Pairs);
-    c.splits = rd(model::RapCsr::Splits);
-    c.skipped = rd(model::RapCsr::Skipped);
-    c.sched = rd(model::RapCsr::SchedPasses);
-    c.cap = rd(model::RapCsr::CapPasses);
-    c.merges = rd(model::RapCsr::Merges);
-    c.nodes = rd(model::RapCsr::Nodes);
-    c.peak = rd(model::RapCsr::Peak);
-    c.stall_flush = rd(model::RapCsr::StallFlush);
-    c.stall_cap = rd(model::RapCsr::StallCap);
-    c.stall_sched = rd(model::RapCsr::StallSched);
-    c.stall_tcam = rd(model::RapCsr::StallTcam);
-    c.in_stall = rd(model::RapCsr::InStall);
-    c.status = rd(model::RapCsr::Status);
+    r.counters = model::read_rap_counters(rd);
     t.dump_start_i = 1u << kRap;
     step();
     t.dump_start_i = 0;

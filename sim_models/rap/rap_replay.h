@@ -49,6 +49,31 @@ struct RapReplayResult {
   RapCounters counters;
 };
 
+/// The engine's counters through a register read `read(RapCsr) -> uint32_t`
+/// (the replay, the SoC harness and `hwprof board run` read them the same
+/// way; the tree counters are meaningful once the engine is idle).
+template <typename Read>
+RapCounters read_rap_counters(Read&& read) {
+  RapCounters c;
+  c.n = read(RapCsr::NLo) | uint64_t{read(RapCsr::NHi)} << 32;
+  c.raw = read(RapCsr::Raw);
+  c.pairs = read(RapCsr::Pairs);
+  c.splits = read(RapCsr::Splits);
+  c.skipped = read(RapCsr::Skipped);
+  c.sched = read(RapCsr::SchedPasses);
+  c.cap = read(RapCsr::CapPasses);
+  c.merges = read(RapCsr::Merges);
+  c.nodes = read(RapCsr::Nodes);
+  c.peak = read(RapCsr::Peak);
+  c.stall_flush = read(RapCsr::StallFlush);
+  c.stall_cap = read(RapCsr::StallCap);
+  c.stall_sched = read(RapCsr::StallSched);
+  c.stall_tcam = read(RapCsr::StallTcam);
+  c.in_stall = read(RapCsr::InStall);
+  c.status = read(RapCsr::Status);
+  return c;
+}
+
 template <typename Engine>
 RapReplayResult replay_rap(Engine& eng, const RapEventSource& src, const RapReplayConfig& cfg) {
   RapReplayResult res;
@@ -100,23 +125,7 @@ RapReplayResult replay_rap(Engine& eng, const RapEventSource& src, const RapRepl
   res.feed_cycles = res.cycles - start;
 
   // Counters (the tree counters are shown once the engine is idle).
-  RapCounters& c = res.counters;
-  c.n = read(RapCsr::NLo) | uint64_t{read(RapCsr::NHi)} << 32;
-  c.raw = read(RapCsr::Raw);
-  c.pairs = read(RapCsr::Pairs);
-  c.splits = read(RapCsr::Splits);
-  c.skipped = read(RapCsr::Skipped);
-  c.sched = read(RapCsr::SchedPasses);
-  c.cap = read(RapCsr::CapPasses);
-  c.merges = read(RapCsr::Merges);
-  c.nodes = read(RapCsr::Nodes);
-  c.peak = read(RapCsr::Peak);
-  c.stall_flush = read(RapCsr::StallFlush);
-  c.stall_cap = read(RapCsr::StallCap);
-  c.stall_sched = read(RapCsr::StallSched);
-  c.stall_tcam = read(RapCsr::StallTcam);
-  c.in_stall = read(RapCsr::InStall);
-  c.status = read(RapCsr::Status);
+  res.counters = read_rap_counters(read);
 
   // Dump.
   write(RapCsr::Cmd, kRapCmdDump);

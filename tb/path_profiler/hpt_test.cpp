@@ -1182,6 +1182,52 @@ class HptRealTrace : public ::testing::TestWithParam<TraceCase> {};
 // insns metric under ss), with one dump in mid-stream and 5% backpressure
 // on the dumps; the final dump equals HptAlgo run straight over the
 // descriptors, and so do the counters.
+// The shipped-trace lock-step shared by HptRealTrace and HptProbRealTrace:
+// every descriptor back to back through `drv`, a dump in mid-stream, dump
+// backpressure (STALL_PCT, default 5%); the final dump and every counter
+// equal `direct` (HptAlgo with the same table) run straight over the
+// descriptors. Returns direct's statistics.
+HptStats shipped_trace_lockstep(const TraceCase& tc, const std::vector<PathEntry>& ds, Driver& drv,
+                                HptAlgo& direct) {
+  SimEnv env = SimEnv::from_env();
+  const HptCtrl c = HptCtrl::unpack(tc.ctrl);
+  drv.set_ctrl(tc.ctrl);
+  Hpt::In in;
+  Throttle stall(env.seed, env.stall_pct >= 0 ? env.stall_pct : 5);
+  size_t i = 0;
+  for (uint64_t cyc = 0; i < ds.size(); ++cyc) {
+    in.in_valid = true;
+    in.in_desc = ds[i];
+    in.dump_ready = !stall();
+    in.csr_we = i == ds.size() / 2 && drv.seen().dumps == 0;
+    in.csr_addr = unsigned(HptCsr::Cmd);
+    in.csr_wdata = kHptCmdDump;
+    if (drv.step(in, !in.csr_we).in_ready) direct.insert(Emission{ds[i++]}, c);
+  }
+  const auto d = drv.dump(env.stall_pct >= 0 ? env.stall_pct : 5);
+  std::vector<DumpEntry> want;
+  for (unsigned s = 0; s < direct.sets(); ++s)
+    for (unsigned w = 0; w < direct.ways(); ++w)
+      if (direct.entry(s, w).valid) want.push_back({s, w, direct.entry(s, w).key, direct.entry(s, w).acc});
+  EXPECT_EQ(d.entries, want);
+  const auto& st = direct.stats();
+  EXPECT_EQ(drv.read(HptCsr::Descs), st.descs);
+  EXPECT_EQ(drv.read(HptCsr::Hits), st.hits);
+  EXPECT_EQ(drv.read(HptCsr::Fills), st.fills);
+  EXPECT_EQ(drv.read(HptCsr::Replacements), st.replacements);
+  EXPECT_EQ(drv.read(HptCsr::Rejects), st.rejects);
+  EXPECT_EQ(drv.read(HptCsr::Saturations), st.saturations);
+  EXPECT_EQ(drv.read(HptCsr::Ignored), st.ignored);
+  EXPECT_EQ(drv.read(HptCsr::StallCycles), drv.stalls());
+  std::printf("[trace] %s %s: %zu descriptors (%llu hits, %llu fills, %llu replacements, %llu rejects, "
+              "%llu ignored), %zu entries, %llu cycles\n",
+              tc.path.c_str(), tc.mode.c_str(), ds.size(), static_cast<unsigned long long>(st.hits),
+              static_cast<unsigned long long>(st.fills), static_cast<unsigned long long>(st.replacements),
+              static_cast<unsigned long long>(st.rejects), static_cast<unsigned long long>(st.ignored),
+              d.entries.size(), static_cast<unsigned long long>(drv.cycles()));
+  return st;
+}
+
 TEST_P(HptRealTrace, LockstepEveryCycleAndFinalTableEqualsHptAlgo) {
   const TraceCase tc = GetParam();
   SimEnv env = SimEnv::from_env();
@@ -1189,42 +1235,8 @@ TEST_P(HptRealTrace, LockstepEveryCycleAndFinalTableEqualsHptAlgo) {
   ASSERT_GT(ds.size(), 1000u);
   Driver drv(kBig, env.seed);
   HptAlgo direct(kBig.sets, kBig.ways);
-  const HptCtrl c = HptCtrl::unpack(tc.ctrl);
   try {
-    drv.set_ctrl(tc.ctrl);
-    Hpt::In in;
-    Throttle stall(env.seed, env.stall_pct >= 0 ? env.stall_pct : 5);
-    size_t i = 0;
-    for (uint64_t cyc = 0; i < ds.size(); ++cyc) {
-      in.in_valid = true;
-      in.in_desc = ds[i];
-      in.dump_ready = !stall();
-      in.csr_we = i == ds.size() / 2 && drv.seen().dumps == 0;
-      in.csr_addr = unsigned(HptCsr::Cmd);
-      in.csr_wdata = kHptCmdDump;
-      if (drv.step(in, !in.csr_we).in_ready) direct.insert(Emission{ds[i++]}, c);
-    }
-    const auto d = drv.dump(env.stall_pct >= 0 ? env.stall_pct : 5);
-    std::vector<DumpEntry> want;
-    for (unsigned s = 0; s < direct.sets(); ++s)
-      for (unsigned w = 0; w < direct.ways(); ++w)
-        if (direct.entry(s, w).valid) want.push_back({s, w, direct.entry(s, w).key, direct.entry(s, w).acc});
-    EXPECT_EQ(d.entries, want);
-    const auto& st = direct.stats();
-    EXPECT_EQ(drv.read(HptCsr::Descs), st.descs);
-    EXPECT_EQ(drv.read(HptCsr::Hits), st.hits);
-    EXPECT_EQ(drv.read(HptCsr::Fills), st.fills);
-    EXPECT_EQ(drv.read(HptCsr::Replacements), st.replacements);
-    EXPECT_EQ(drv.read(HptCsr::Rejects), st.rejects);
-    EXPECT_EQ(drv.read(HptCsr::Saturations), st.saturations);
-    EXPECT_EQ(drv.read(HptCsr::Ignored), st.ignored);
-    EXPECT_EQ(drv.read(HptCsr::StallCycles), drv.stalls());
-    std::printf("[trace] %s %s: %zu descriptors (%llu hits, %llu fills, %llu replacements, %llu rejects, "
-                "%llu ignored), %zu entries, %llu cycles\n",
-                tc.path.c_str(), tc.mode.c_str(), ds.size(), static_cast<unsigned long long>(st.hits),
-                static_cast<unsigned long long>(st.fills), static_cast<unsigned long long>(st.replacements),
-                static_cast<unsigned long long>(st.rejects), static_cast<unsigned long long>(st.ignored),
-                d.entries.size(), static_cast<unsigned long long>(drv.cycles()));
+    shipped_trace_lockstep(tc, ds, drv, direct);
   } catch (const LockstepMismatch& e) {
     FAIL() << tc.path << " " << tc.mode << ": " << e.what();
   }
@@ -1472,43 +1484,9 @@ TEST_P(HptProbRealTrace, LockstepEveryCycleAndFinalTableEqualsHptAlgo) {
   ASSERT_GT(ds.size(), 1000u);
   Driver drv(prob_big(), env.seed);
   HptAlgo direct(prob_big().table.sets, prob_big().table.ways, {}, prob_big().prob);
-  const HptCtrl c = HptCtrl::unpack(tc.ctrl);
-  ASSERT_TRUE(c.is_lfu_prob());
+  ASSERT_TRUE(HptCtrl::unpack(tc.ctrl).is_lfu_prob());
   try {
-    drv.set_ctrl(tc.ctrl);
-    Hpt::In in;
-    Throttle stall(env.seed, env.stall_pct >= 0 ? env.stall_pct : 5);
-    size_t i = 0;
-    for (uint64_t cyc = 0; i < ds.size(); ++cyc) {
-      in.in_valid = true;
-      in.in_desc = ds[i];
-      in.dump_ready = !stall();
-      in.csr_we = i == ds.size() / 2 && drv.seen().dumps == 0;
-      in.csr_addr = unsigned(HptCsr::Cmd);
-      in.csr_wdata = kHptCmdDump;
-      if (drv.step(in, !in.csr_we).in_ready) direct.insert(Emission{ds[i++]}, c);
-    }
-    const auto d = drv.dump(env.stall_pct >= 0 ? env.stall_pct : 5);
-    std::vector<DumpEntry> want;
-    for (unsigned s = 0; s < direct.sets(); ++s)
-      for (unsigned w = 0; w < direct.ways(); ++w)
-        if (direct.entry(s, w).valid) want.push_back({s, w, direct.entry(s, w).key, direct.entry(s, w).acc});
-    EXPECT_EQ(d.entries, want);
-    const auto& st = direct.stats();
-    EXPECT_EQ(drv.read(HptCsr::Descs), st.descs);
-    EXPECT_EQ(drv.read(HptCsr::Hits), st.hits);
-    EXPECT_EQ(drv.read(HptCsr::Fills), st.fills);
-    EXPECT_EQ(drv.read(HptCsr::Replacements), st.replacements);
-    EXPECT_EQ(drv.read(HptCsr::Rejects), st.rejects);
-    EXPECT_EQ(drv.read(HptCsr::Saturations), st.saturations);
-    EXPECT_EQ(drv.read(HptCsr::Ignored), st.ignored);
-    EXPECT_GT(st.rejects, 0u);
-    std::printf("[trace] %s %s: %zu descriptors (%llu hits, %llu fills, %llu replacements, %llu rejects), "
-                "%zu entries, %llu cycles\n",
-                tc.path.c_str(), tc.mode.c_str(), ds.size(), static_cast<unsigned long long>(st.hits),
-                static_cast<unsigned long long>(st.fills), static_cast<unsigned long long>(st.replacements),
-                static_cast<unsigned long long>(st.rejects), d.entries.size(),
-                static_cast<unsigned long long>(drv.cycles()));
+    EXPECT_GT(shipped_trace_lockstep(tc, ds, drv, direct).rejects, 0u);
   } catch (const LockstepMismatch& e) {
     FAIL() << tc.path << " " << tc.mode << ": " << e.what();
   }
