@@ -1187,7 +1187,7 @@ class HptRealTrace : public ::testing::TestWithParam<TraceCase> {};
 // backpressure (STALL_PCT, default 5%); the final dump and every counter
 // equal `direct` (HptAlgo with the same table) run straight over the
 // descriptors. Returns direct's statistics.
-HptStats shipped_trace_lockstep(const TraceCase& tc, const std::vector<PathEntry>& ds, Driver& drv,
+hwprof::model::HptStats shipped_trace_lockstep(const TraceCase& tc, const std::vector<PathEntry>& ds, Driver& drv,
                                 HptAlgo& direct) {
   SimEnv env = SimEnv::from_env();
   const HptCtrl c = HptCtrl::unpack(tc.ctrl);
