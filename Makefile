@@ -186,7 +186,7 @@ synth-all: deps-venv
 SAN_BUILD   ?= build-san
 SANITIZERS  ?= address,undefined
 SAN_TARGETS := hwprof model_tests hwprof_fake_board hwprof_vboard fuzz_trace_replay fuzz_champsim_replay fuzz_loadmap_replay fuzz_elf_replay fuzz_link_replay fuzz_overlap_replay \
-  soc_workloads
+  soc_workloads bench_alias
 sanitize: deps-apt
 	cmake -S . -B $(SAN_BUILD) -G Ninja $(CMAKE_FLAGS) -DHWPROF_VENV=$(abspath $(VENV)) \
 	  -DHWPROF_SANITIZE=$(SANITIZERS)
