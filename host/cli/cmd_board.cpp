@@ -24,6 +24,7 @@
 #include "commands.h"
 #include "dcr_regs.h"
 #include "detector_regs.h"
+#include "dcr_replay.h"
 #include "rap_regs.h"
 #include "rap_replay.h"
 #include "path_regs.h"
@@ -357,19 +358,7 @@ BoardReadout board_stream(BoardLink& l, const BoardUnits& bu, const BoardPlan& p
       if (!(rd(model::DcrCsr::Status) & 2u)) break;
       if (guard > 10000) throw LinkError(LinkError::Kind::Board, "the DCR tracker did not drain (STATUS.busy)");
     }
-    auto& s = out.dcr_stats;
-    s.records = rd(model::DcrCsr::Records);
-    s.intervals = rd(model::DcrCsr::Intervals);
-    s.pushes = rd(model::DcrCsr::Pushes);
-    s.pops = rd(model::DcrCsr::Pops);
-    s.overflows = rd(model::DcrCsr::Overflows);
-    s.recursions = rd(model::DcrCsr::Recursions);
-    s.resyncs = rd(model::DcrCsr::Resyncs);
-    s.new_phases = rd(model::DcrCsr::NewPhases);
-    s.evictions = rd(model::DcrCsr::Evictions);
-    s.scored = rd(model::DcrCsr::Scored);
-    s.correct = rd(model::DcrCsr::Correct);
-    s.stall_cycles = rd(model::DcrCsr::StallCycles);
+    out.dcr_stats = model::read_dcr_stats(rd);
   }
   if (bu.bbv) {
     const uint8_t u = bu.bbv->unit;

@@ -12,6 +12,7 @@
 #include "detector_regs.h"
 #include "link_codec.h"
 #include "path_profiler.h"
+#include "dcr_replay.h"
 #include "rap_regs.h"
 #include "rtl_harness.h"
 #include "rvfi_ingress.h"
@@ -304,19 +305,7 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
     if (guard > 100000) throw std::runtime_error("SoC: the DCR tracker did not drain (STATUS.busy)");
   {
     auto rd = [&](model::DcrCsr a) { return csr_read(kDcr, unsigned(a)); };
-    auto& s = res.dcr_stats;
-    s.records = rd(model::DcrCsr::Records);
-    s.intervals = rd(model::DcrCsr::Intervals);
-    s.pushes = rd(model::DcrCsr::Pushes);
-    s.pops = rd(model::DcrCsr::Pops);
-    s.overflows = rd(model::DcrCsr::Overflows);
-    s.recursions = rd(model::DcrCsr::Recursions);
-    s.resyncs = rd(model::DcrCsr::Resyncs);
-    s.new_phases = rd(model::DcrCsr::NewPhases);
-    s.evictions = rd(model::DcrCsr::Evictions);
-    s.scored = rd(model::DcrCsr::Scored);
-    s.correct = rd(model::DcrCsr::Correct);
-    s.stall_cycles = rd(model::DcrCsr::StallCycles);
+    res.dcr_stats = model::read_dcr_stats(rd);
   }
   // The BBV detector: every record counted, not busy, no result pending.
   {

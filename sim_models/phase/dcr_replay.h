@@ -40,6 +40,26 @@ struct DcrReplayResult {
   uint32_t status = 0;             ///< STATUS at the end
 };
 
+/// The tracker's statistics through a register read `read(DcrCsr) -> uint32_t`
+/// (the replay, the SoC harness and `hwprof board run` read them the same way).
+template <typename Read>
+DcrTracker::Stats read_dcr_stats(Read&& read) {
+  DcrTracker::Stats s;
+  s.records = read(DcrCsr::Records);
+  s.intervals = read(DcrCsr::Intervals);
+  s.pushes = read(DcrCsr::Pushes);
+  s.pops = read(DcrCsr::Pops);
+  s.overflows = read(DcrCsr::Overflows);
+  s.recursions = read(DcrCsr::Recursions);
+  s.resyncs = read(DcrCsr::Resyncs);
+  s.new_phases = read(DcrCsr::NewPhases);
+  s.evictions = read(DcrCsr::Evictions);
+  s.scored = read(DcrCsr::Scored);
+  s.correct = read(DcrCsr::Correct);
+  s.stall_cycles = read(DcrCsr::StallCycles);
+  return s;
+}
+
 template <typename Engine>
 DcrReplayResult replay_dcr(Engine& eng, const RecordSource& src, const DcrReplayConfig& cfg) {
   if (cfg.interval == 0) throw std::invalid_argument("dcr replay: the interval must be >= 1");
@@ -85,19 +105,7 @@ DcrReplayResult replay_dcr(Engine& eng, const RecordSource& src, const DcrReplay
     if (guard > 1000000) throw std::runtime_error("dcr tracker did not drain (engine hung?)");
   res.feed_cycles = res.cycles - start;
 
-  auto& s = res.stats;
-  s.records = read(DcrCsr::Records);
-  s.intervals = read(DcrCsr::Intervals);
-  s.pushes = read(DcrCsr::Pushes);
-  s.pops = read(DcrCsr::Pops);
-  s.overflows = read(DcrCsr::Overflows);
-  s.recursions = read(DcrCsr::Recursions);
-  s.resyncs = read(DcrCsr::Resyncs);
-  s.new_phases = read(DcrCsr::NewPhases);
-  s.evictions = read(DcrCsr::Evictions);
-  s.scored = read(DcrCsr::Scored);
-  s.correct = read(DcrCsr::Correct);
-  s.stall_cycles = read(DcrCsr::StallCycles);
+  res.stats = read_dcr_stats(read);
   res.status = read(DcrCsr::Status);
   return res;
 }
