@@ -48,6 +48,7 @@ void round_trip(const std::vector<Record>& recs, const std::string& isa, Format 
   }
   std::vector<Record> back;
   try {
+    if (Reader::open(path)->header().isa != isa) finding("round trip through the writer changed the isa name");
     back = read_all(path);
   } catch (const TraceError& e) {
     std::fprintf(stderr, "%s\n", e.what());

@@ -85,6 +85,8 @@ class TextReader : public Reader {
         first = false;
       } else if (w.substr(0, 4) == "isa=") {
         header_.isa = std::string(w.substr(4));
+        std::string why = check_isa(header_.isa);
+        if (!why.empty()) fail_line("isa", why);
       }  // other key=value words are informational and ignored
     }
     if (first) fail_line("header", "missing version after '#hwprof-trace'");
@@ -194,6 +196,8 @@ class BinaryReader : public Reader {
       if (c < 0) fail("isa", "unexpected end of file (truncated header)");
       header_.isa.push_back(static_cast<char>(c));
     }
+    std::string why = check_isa(header_.isa);
+    if (!why.empty()) fail("isa", why);
   }
 
   bool next(Record& r) override {
@@ -337,8 +341,22 @@ struct Writer::Impl {
   bool committed = false;
 };
 
+std::string check_isa(const std::string& isa) {
+  if (isa.size() > 255) return "isa name is " + std::to_string(isa.size()) + " bytes (at most 255)";
+  for (char c : isa) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x21 || u > 0x7e) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", u);
+      return std::string("isa name holds byte ") + hex + " (printable ASCII without blanks only)";
+    }
+  }
+  return "";
+}
+
 Writer::Writer(const std::string& path, Format fmt, bool compress, const std::string& isa)
     : impl_(std::make_unique<Impl>()) {
+  if (std::string why = check_isa(isa); !why.empty()) throw TraceError(path + ": " + why);
   impl_->path = path;
   impl_->fmt = fmt;
   struct stat st {};
@@ -361,7 +379,6 @@ Writer::Writer(const std::string& path, Format fmt, bool compress, const std::st
     h += "\n";
     impl_->sink->write(h.data(), h.size());
   } else {
-    if (isa.size() > 255) throw TraceError(path + ": isa name too long");
     impl_->sink->write(kBinMagic, sizeof(kBinMagic));
     impl_->sink->put(kBinVersion);
     impl_->sink->put(static_cast<uint8_t>(isa.size()));

@@ -54,6 +54,12 @@ struct Record {
 /// Returns an empty string if valid, else "field 'x': reason".
 std::string check_record(const Record& r);
 
+/// Why an ISA name cannot go in a trace header ("" if it can): at most 255
+/// bytes (the binary header's length byte) of printable ASCII without blanks
+/// (the text header is split at blanks). Both readers and the writer apply it,
+/// so a name one format accepts always survives a round trip through the other.
+std::string check_isa(const std::string& isa);
+
 /// Error in a trace file. what() reads "FILE:LINE: field 'f': reason" for text
 /// and "FILE: byte OFFSET: field 'f': reason" for binary input.
 class TraceError : public std::runtime_error {

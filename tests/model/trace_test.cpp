@@ -195,6 +195,30 @@ BOOST_AUTO_TEST_CASE(BinaryErrorsNameByteOffsetAndField) {
   has(err(bytes + "x"), "data after the end marker");
 }
 
+// The ISA name: what one format accepts, the other can hold (a fuzzer found a
+// 300-byte text name the binary writer could not write).
+BOOST_AUTO_TEST_CASE(IsaNamesAreCheckedAlikeByBothReadersAndTheWriter) {
+  const std::string rec = "br 1 2 1 4 1 0\n";
+  has(error_of("#hwprof-trace v1 isa=" + std::string(256, 'I') + "\n" + rec),
+      "bad.trace:1: field 'isa': isa name is 256 bytes (at most 255)");
+  has(error_of("#hwprof-trace v1 isa=x\xfe\n" + rec), "field 'isa': isa name holds byte 0xfe");
+  BOOST_TEST(error_of("#hwprof-trace v1 isa=" + std::string(255, 'I') + "\n" + rec) == "");
+  // Binary: a blank inside the name would not survive the text header.
+  std::string bin = std::string("HWPTRACE") + '\x01' + '\x03' + "a b" + '\xff' + '\x00' + "END!";
+  has(error_of(bin, "bad.hwpt"), "bad.hwpt: byte 13: field 'isa': isa name holds byte 0x20");
+  for (Format f : {Format::Text, Format::Binary}) {
+    const std::string p = tmp_path("isa.out");
+    std::string msg;
+    try {
+      Writer w(p, f, false, "riscv 32");
+    } catch (const TraceError& e) {
+      msg = e.what();
+    }
+    has(msg, "isa.out: isa name holds byte 0x20");
+    BOOST_TEST(!std::ifstream(p).good());
+  }
+}
+
 BOOST_AUTO_TEST_CASE(CorruptZstdIsReported) {
   const std::string p = tmp_path("z.hwpt.zst");
   {
