@@ -62,7 +62,7 @@ LoadedProfile load_profile(const std::string& file, const std::string& metric) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(fmt::format("{}: not valid JSON: {}", file, e.what()));
   }
   if (!j.is_object() || !j.contains("paths"))

@@ -143,9 +143,13 @@ echo '{"records": 3}' > "$dir/nopaths.json"
 echo '{"paths": [{"start": "100", "length": 2, "count": 4}]}' > "$dir/nodirs.json"
 echo '{"paths": [{"start": "0x100", "length": 2, "dirs": "2", "count": 4}]}' > "$dir/badhex.json"
 echo '{"paths": [{"start": "100", "length": 2, "dirs": "2", "count": -4}]}' > "$dir/negative.json"
+echo '{"paths": [{"start": "100", "length": 2, "dirs": "2", "count": 11e2777777}]}' > "$dir/hugenum.json"
 expect overlap-missing-file "nope.json: cannot open" overlap "$dir/nope.json" "$dir/perl.json"
 expect overlap-missing-hw "nope2.json: cannot open" overlap "$dir/perl.json" "$dir/nope2.json"
 expect overlap-malformed "broken.json: not valid JSON" overlap "$dir/perl.json" "$dir/broken.json"
+# A number too large for any JSON type (a fuzz finding: the parser's
+# out_of_range escaped as an uncaught exception).
+expect overlap-number-overflow "hugenum.json: not valid JSON: [json.exception.out_of_range.406]" overlap "$dir/perl.json" "$dir/hugenum.json"
 expect overlap-no-paths "nopaths.json: missing field 'paths'" overlap "$dir/nopaths.json" "$dir/perl.json"
 expect overlap-missing-field "nodirs.json: paths[0]: missing field 'dirs'" overlap "$dir/nodirs.json" "$dir/perl.json"
 expect overlap-bad-hex "badhex.json: paths[0].start: '0x100' is not a 32-bit hex string" overlap "$dir/badhex.json" "$dir/perl.json"
