@@ -197,14 +197,18 @@ sanitize: deps-apt
 # make fuzz [FUZZ_S=seconds per harness] [HARNESS=trace,...]: libFuzzer (clang,
 # ASan + UBSan) on every reader, seeded from fuzz/corpus/; a finding fails
 # and names the input to add to fuzz/corpus/<harness>/ as a regression.
+# FUZZ_RUNS=N [FUZZ_SEED=s]: exactly N inputs per harness from a fixed
+# libFuzzer seed instead of FUZZ_S seconds (repeatable; what CI runs).
 FUZZ_BUILD  ?= build-fuzz
 FUZZ_S      ?= 60
+FUZZ_RUNS   ?=
+FUZZ_SEED   ?= 1
 HARNESS     ?= trace,champsim,loadmap,elf,link,overlap
 fuzz: deps-fuzz
 	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
 	  -DHWPROF_VENV=$(abspath $(VENV)) -DHWPROF_FUZZ=ON -DHWPROF_SANITIZE=$(SANITIZERS)
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(addprefix fuzz_,$(subst $(comma), ,$(HARNESS)))
-	scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_S) $(subst $(comma), ,$(HARNESS))
+	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_S) $(subst $(comma), ,$(HARNESS))
 
 # make formal: SymbiYosys proofs (formal/*.sby, yowasp-sby + yices) and the
 # planted-bug checks; FORMAL=fifo_sync,... picks flows.
@@ -235,17 +239,23 @@ coverage: deps-coverage
 	  ctest --test-dir $(COV_BUILD) -j $(JOBS) --timeout 3000 -R '$(COV_TESTS)' > $(COV_BUILD)/coverage-ctest.log 2>&1
 	python3 scripts/coverage.py $(COV_BUILD)/coverage-dat --ctest-log $(COV_BUILD)/coverage-ctest.log --out $(BUILD)/coverage
 
-# make soak [SOAK_S=3600] [SEED=n] [SOAK_SEEDS=k]: seeded random lock-step
-# rounds over every unit until SOAK_S seconds, after the shipped traces
-# through every unit (scripts/soak.py); a fresh seed per round, printed.
+# make soak [SOAK_S=3600] [SOAK_CYCLES=n] [SOAK_JOBS=j] [SEED=n] [SOAK_SEEDS=k]:
+# seeded random lock-step rounds over every unit until SOAK_S seconds or
+# SOAK_CYCLES lock-step cycles (0 = no limit of that kind), after the shipped
+# traces through every unit (scripts/soak.py); a fresh seed per round,
+# printed; SOAK_JOBS test executables at a time. The 10^9-cycle figure of
+# docs/results.md: make soak SOAK_S=0 SOAK_CYCLES=1000000000 SOAK_JOBS=2.
 # make soak-short: the CI variant (gzip trace, one random round).
 SOAK_S     ?= 3600
+SOAK_CYCLES ?= 0
+SOAK_JOBS  ?= $(JOBS)
 SOAK_SEEDS ?= 0
 SOAK_TBS   := $(COV_TARGETS)
 soak: deps
 	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) -DHWPROF_VENV=$(abspath $(VENV))
 	cmake --build $(BUILD) -j $(JOBS) --target $(SOAK_TBS)
-	python3 scripts/soak.py $(BUILD) --seconds $(SOAK_S) --seeds $(SOAK_SEEDS) $(if $(SEED),--seed $(SEED))
+	python3 scripts/soak.py $(BUILD) --seconds $(SOAK_S) --cycles $(SOAK_CYCLES) --jobs $(SOAK_JOBS) \
+	  --seeds $(SOAK_SEEDS) $(if $(SEED),--seed $(SEED))
 
 soak-short: deps
 	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) -DHWPROF_VENV=$(abspath $(VENV))

@@ -3,6 +3,11 @@
 # fuzz/corpus/<harness>/ (the shipped seeds and regressions) plus the working
 # corpus kept in the build directory between runs.
 #   scripts/fuzz.sh BUILD SECONDS HARNESS...
+# With FUZZ_RUNS=N in the environment each harness runs exactly N inputs from
+# libFuzzer seed FUZZ_SEED (default 1) instead of for SECONDS: the same
+# inputs on every machine, so a CI run fails only when the code changed, not
+# because a faster machine got further (`make fuzz-ci`). Without it, the
+# seed is libFuzzer's own and the run is time-bound (exploration).
 # Exit status 1 if any harness finds a crash, a sanitizer report, a leak or a
 # timeout; the input is saved under BUILD/fuzz-findings/<harness>/ and the
 # message says how to keep it as a regression test.
@@ -23,6 +28,12 @@ max_len() {
 export TMPDIR=${TMPDIR:-/tmp}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+budget=(-max_total_time="$secs")
+what="${secs}s"
+if [[ -n ${FUZZ_RUNS:-} ]]; then
+  budget=(-runs="$FUZZ_RUNS" -seed="${FUZZ_SEED:-1}")
+  what="$FUZZ_RUNS inputs from seed ${FUZZ_SEED:-1}"
+fi
 failed=()
 for h in "$@"; do
   bin=$build/fuzz/fuzz_$h
@@ -33,9 +44,9 @@ for h in "$@"; do
   [[ -d $seeds ]] || { echo "fuzz: no seed corpus $seeds" >&2; exit 2; }
   mkdir -p "$work" "$findings"
   log=$build/fuzz-$h.log
-  echo "[fuzz] $h: ${secs}s, seeds $(ls "$seeds" | wc -l) files, working corpus $work"
+  echo "[fuzz] $h: $what, seeds $(ls "$seeds" | wc -l) files, working corpus $work"
   set +e
-  "$bin" -max_total_time="$secs" -max_len="$(max_len "$h")" -timeout=10 -rss_limit_mb=2048 \
+  "$bin" "${budget[@]}" -max_len="$(max_len "$h")" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$findings/" "$work" "$seeds" >"$log" 2>&1
   rc=$?
   set -e

@@ -2,7 +2,7 @@
 """make soak: long seeded random lock-step runs of every RTL unit, plus the
 shipped real traces through every unit (docs/verification.md "Soak").
 
-  scripts/soak.py BUILD [--seconds S] [--seed N] [--seeds K] [--short] [--out DIR]
+  scripts/soak.py BUILD [--seconds S] [--cycles C] [--jobs J] [--seed N] [--seeds K] [--short] [--out DIR]
 
 Phase 1 runs every lock-step test that replays a shipped trace
 (tests/traces/) once, in every test executable. Phase 2 repeats, until
@@ -12,14 +12,19 @@ random tests (gtest filter *Random*), each round with a fresh base seed
 fixes the first round's seed) and each test's own seed sweep (or K seeds
 per test with --seeds K: SEEDS=K). A failure
 stops the soak and prints the command that reproduces it. --short (CI):
-phase 1 on the gzip trace only and a single round of phase 2.
+phase 1 on the gzip trace only and a single round of phase 2. --cycles C
+ends phase 2 once C lock-step cycles have run (whichever of --seconds and
+--cycles comes first; either alone when the other is 0); --jobs J runs J test
+executables at a time.
 """
 import argparse
 import os
 import random
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 # Every lock-step test executable (tb/), in the order the soak visits them.
@@ -37,7 +42,7 @@ def lockstep_cycles():
         return 0
 
 
-def run(build, tb, gfilter, env_extra, log):
+def run(build, tb, gfilter, env_extra):
     exe = Path(build) / "tb" / tb
     env = dict(os.environ, **env_extra)
     env["HWPROF_CYCLES_FILE"] = str(CYCLES_FILE)
@@ -46,19 +51,21 @@ def run(build, tb, gfilter, env_extra, log):
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     secs = time.time() - t0
     out = p.stdout + p.stderr
-    log.write(f"$ {' '.join(f'{k}={v}' for k, v in env_extra.items())} {' '.join(cmd)}\n{out}\n")
+    text = f"$ {' '.join(f'{k}={v}' for k, v in env_extra.items())} {' '.join(cmd)}\n{out}\n"
     ran = 0
     for ln in out.splitlines():
         if ln.startswith("[==========]") and "ran" in ln:
             ran = int(ln.split()[1])
     repro = " ".join(f"{k}={v}" for k, v in env_extra.items()) + " " + " ".join(cmd)
-    return p.returncode == 0, ran, secs, repro.strip()
+    return p.returncode == 0, ran, secs, repro.strip(), text
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("build")
-    ap.add_argument("--seconds", type=float, default=3600)
+    ap.add_argument("--seconds", type=float, default=3600, help="phase 2 time budget (0: none)")
+    ap.add_argument("--cycles", type=int, default=0, help="end phase 2 after this many lock-step cycles (0: none)")
+    ap.add_argument("--jobs", type=int, default=1, help="test executables run at a time")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--seeds", type=int, default=0,
                     help="seeds per random test (SEEDS=); 0: each test's own sweep, which also checks that "
@@ -66,6 +73,8 @@ def main():
     ap.add_argument("--short", action="store_true")
     ap.add_argument("--out", default="", help="log directory (default BUILD/soak)")
     a = ap.parse_args()
+    if a.seconds <= 0 and a.cycles <= 0 and not a.short:
+        ap.error("give --seconds or --cycles (or --short): phase 2 would never end")
     missing = [tb for tb in TBS if not (Path(a.build) / "tb" / tb).exists()]
     if len(missing) == len(TBS):
         sys.exit(f"soak: no test executable in {a.build}/tb (make soak builds them)")
@@ -82,38 +91,53 @@ def main():
     tests = 0
     failures = []
 
+    lock = threading.Lock()
+
     def step(tb, gfilter, env_extra, label):
         nonlocal tests
-        ok, ran, secs, repro = run(a.build, tb, gfilter, env_extra, log)
-        log.flush()
-        tests += ran
-        print(f"[soak] {label:<8} {tb:<17} {ran:4d} tests {secs:7.1f} s  {'PASS' if ok else 'FAIL'}"
-              f"  ({lockstep_cycles():,} lock-step cycles so far)", flush=True)
-        if not ok:
-            failures.append(repro)
-            print(f"[soak]   reproduce: {repro}\n[soak]   log: {out / 'soak.log'}", flush=True)
+        ok, ran, secs, repro, out_text = run(a.build, tb, gfilter, env_extra)
+        with lock:
+            log.write(out_text)
+            log.flush()
+            tests += ran
+            print(f"[soak] {label:<8} {tb:<17} {ran:4d} tests {secs:7.1f} s  {'PASS' if ok else 'FAIL'}"
+                  f"  ({lockstep_cycles():,} lock-step cycles so far)", flush=True)
+            if not ok:
+                failures.append(repro)
+                print(f"[soak]   reproduce: {repro}\n[soak]   log: {out / 'soak.log'}", flush=True)
         return ok
 
+    def steps(jobs):
+        """Runs (tb, filter, env, label) jobs, a.jobs at a time."""
+        with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+            return all(list(pool.map(lambda j: step(*j), jobs)))
+
+    def done():
+        if a.short:
+            return True
+        if a.seconds > 0 and time.time() - t_start >= a.seconds:
+            return True
+        return a.cycles > 0 and lockstep_cycles() >= a.cycles
+
     print(f"[soak] phase 1: shipped traces through every unit ({'gzip only' if a.short else 'every trace'})")
-    for tb in tbs:
-        gf = SHIPPED_FILTER if not a.short else ":".join(f"{f}gzip*" for f in ("*Shipped*", "*RealTrace*"))
-        if not step(tb, gf, {}, "shipped"):
-            break
+    gf = SHIPPED_FILTER if not a.short else ":".join(f"{f}gzip*" for f in ("*Shipped*", "*RealTrace*"))
+    steps([(tb, gf, {}, "shipped") for tb in tbs])
     rounds = 0
     rng = random.SystemRandom()
     seed = a.seed if a.seed is not None else rng.randrange(1, 2**31)
+    budget = ("one round" if a.short else
+              " or ".join(x for x in (f"{a.seconds:.0f} s" if a.seconds > 0 else "",
+                                      f"{a.cycles:,} lock-step cycles" if a.cycles > 0 else "") if x))
     print(f"[soak] phase 2: seeded random lock-step, {a.seeds or 'the default'} seeds per test, "
-          f"{'one round' if a.short else f'{a.seconds:.0f} s'}")
+          f"{budget}, {a.jobs} at a time")
     while not failures:
         print(f"[soak] round {rounds + 1}: SEED={seed}" + (f" SEEDS={a.seeds}" if a.seeds else ""), flush=True)
-        for tb in tbs:
-            env_extra = {"SEED": str(seed)}
-            if a.seeds:
-                env_extra["SEEDS"] = str(a.seeds)
-            if not step(tb, RANDOM_FILTER, env_extra, "random"):
-                break
+        env_extra = {"SEED": str(seed)}
+        if a.seeds:
+            env_extra["SEEDS"] = str(a.seeds)
+        steps([(tb, RANDOM_FILTER, env_extra, "random") for tb in tbs])
         rounds += 1
-        if a.short or time.time() - t_start >= a.seconds:
+        if done():
             break
         seed = rng.randrange(1, 2**31)
     wall = time.time() - t_start
