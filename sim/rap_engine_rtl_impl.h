@@ -2,16 +2,21 @@
 // needs the Verilated headers).
 #pragma once
 
+#include <type_traits>
+
 #include "rap_engine_rtl.h"
 #include "rtl_base.h"
 
 namespace hwprof::sim {
 
-/// RangeW: the width of the RTL's event value port.
+/// RangeW: the width of the RTL's event value port; builds above 32 bits
+/// (the 2-D engine) run behind model::RapEngine64's In/Out.
 template <typename V, unsigned RangeW>
-class RapRtlT final : public RtlBase<model::RapEngine, V> {
+class RapRtlT final
+    : public RtlBase<std::conditional_t<(RangeW > 32), model::RapEngine64, model::RapEngine>, V> {
  public:
-  using RtlBase<model::RapEngine, V>::RtlBase;
+  using Model = std::conditional_t<(RangeW > 32), model::RapEngine64, model::RapEngine>;
+  using RtlBase<Model, V>::RtlBase;
 
   void reset() override {
     auto& t = this->h_.top();
@@ -23,7 +28,7 @@ class RapRtlT final : public RtlBase<model::RapEngine, V> {
     this->h_.reset();
   }
 
-  model::RapEngine::Out step(const model::RapEngine::In& in) override {
+  typename Model::Out step(const typename Model::In& in) override {
     auto& t = this->h_.top();
     t.ev_valid_i = in.ev_valid;
     t.ev_value_i = in.ev_value & kMask;
@@ -33,7 +38,7 @@ class RapRtlT final : public RtlBase<model::RapEngine, V> {
     t.csr_addr_i = in.csr_addr & 0x1f;
     t.csr_wdata_i = in.csr_wdata;
     this->h_.eval();
-    model::RapEngine::Out o;
+    typename Model::Out o;
     o.ev_ready = t.ev_ready_o;
     o.dump_valid = t.dump_valid_o;
     o.dump_last = t.dump_last_o;
@@ -50,13 +55,16 @@ class RapRtlT final : public RtlBase<model::RapEngine, V> {
   }
 
  private:
-  static constexpr uint32_t kMask = RangeW >= 32 ? 0xffffffffu : (1u << RangeW) - 1;
+  using Value = typename Model::Value;
+  static constexpr Value kMask = RangeW >= 8 * sizeof(Value) ? ~Value{0} : (Value{1} << RangeW) - 1;
 };
 
 }  // namespace hwprof::sim
 
 /// Registry entry of a generated configuration X(Vprefix, RangeW, Groups,
-/// QueueDepth, TcamSlice) into `reg`.
+/// QueueDepth, TcamSlice) into `reg` (rap_registry(), or rap64_registry()
+/// for the RangeW = 64 unit rap_engine64).
 #define HWPROF_RAP_RTL_ADD(V, w, g, q, t)                                                       \
   reg.add(::hwprof::sim::rap_config_name(::hwprof::model::RapEngineConfig{w, g, q, 8, 4, t}), \
-          &::hwprof::sim::make_rtl<::hwprof::sim::RapEngineRtl, ::hwprof::sim::RapRtlT<V, w>>);
+          &::hwprof::sim::make_rtl<::hwprof::sim::RtlEngine<::hwprof::sim::RapRtlT<V, w>::Model>, \
+                                   ::hwprof::sim::RapRtlT<V, w>>);

@@ -83,6 +83,15 @@ hwprof_rtl_unit(rap_engine TOP hwprof_rap_engine MANIFEST hwprof_rap_engine)
 hwprof_rtl_config(Vrap_engine_w32_g127_q1024_t4 cli RangeW=32 Groups=127 QueueDepth=1024 TcamSlice=4)
 hwprof_rtl_config(Vrap_engine_w8_g8_q4_t4 test RangeW=8 Groups=8 QueueDepth=4 TcamSlice=4)
 hwprof_rtl_config(Vrap_engine_w8_g8_q4_t0 test RangeW=8 Groups=8 QueueDepth=4 TcamSlice=0)
+# The same engine at RangeW = 64 on the interleaved (code, data) keys of the
+# 2-D RAP tree (docs/rap2d.md, "Engine"): its own unit, because its C++
+# engine is model::RapEngine64 (64-bit values), not model::RapEngine.
+hwprof_rtl_unit(rap_engine64 TOP hwprof_rap_engine MANIFEST hwprof_rap_engine)
+# hwprof profile --unit rap2d --engine rtl: the 1-D CLI build's Groups, queue
+# and TCAM at RangeW = 64 (sim::kRap2dDefault).
+hwprof_rtl_config(Vrap_engine_w64_g127_q1024_t4 cli RangeW=64 Groups=127 QueueDepth=1024 TcamSlice=4)
+hwprof_rtl_config(Vrap_engine_w64_g8_q4_t4 test RangeW=64 Groups=8 QueueDepth=4 TcamSlice=4)
+hwprof_rtl_config(Vrap_engine_w64_g8_q4_t0 test RangeW=64 Groups=8 QueueDepth=4 TcamSlice=0)
 
 # RAP stages (per-stage lock-step tests, tb/rap/rap_stage*_test.cpp).
 hwprof_rtl_unit(rap_merge_buffer TOP hwprof_rap_merge_buffer MANIFEST hwprof_rap_merge_buffer)

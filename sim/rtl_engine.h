@@ -20,6 +20,8 @@ namespace hwprof::sim {
 template <typename Model>
 class RtlEngine {
  public:
+  using In = typename Model::In;
+  using Out = typename Model::Out;
   virtual ~RtlEngine() = default;
   virtual void reset() = 0;
   /// Applies `in`, samples the outputs, then clocks one rising edge.

@@ -390,6 +390,8 @@ void add_profile_command(CLI::App& app, Global& g) {
       o->rap.json = o->json;
       o->rap.format = o->format;
       o->rap.sym = o->sym;
+      o->rap.seed = o->seed;
+      o->rap.sim = sim_options(o->wave);
       run_rap2d(o->rap, o->rap2d, g);
       return;
     }

@@ -1,9 +1,13 @@
 // hwprof profile --unit rap2d (docs/rap2d.md, docs/cli.md): feeds the
-// (pc, address) pairs of a trace's val records that carry a pc to the 2-D RAP
-// tree (Rap2dTree: the RAP algorithm on bit-interleaved keys), prints the hot
-// rectangles, and with --json every node as a rectangle; --plot draws paper
-// 001 Fig. 13; --exact adds each hot rectangle's exact weight (brute force
-// over the distinct pairs, independent of the tree).
+// (pc, address) pairs of a trace's val records that carry a pc, as
+// bit-interleaved 64-bit keys, to the RAP engine at RangeW = 64 -- its cycle
+// model (model::RapEngine64, --engine model) or its Verilated RTL (--engine
+// rtl) -- with the merging buffer off, so the engine's tree is the 2-D RAP
+// tree (Rap2dTree) of the raw pair stream; reads the tree back as
+// rectangles, prints the hot rectangles, and with --json every node as a
+// rectangle; --plot draws paper 001 Fig. 13; --exact adds each hot
+// rectangle's exact weight (brute force over the distinct pairs,
+// independent of the tree).
 #include "profile_rap2d.h"
 
 #include <fmt/core.h>
@@ -18,9 +22,13 @@
 #include <vector>
 
 #include "progress.h"
+#include "rap_engine.h"
+#include "rap_engine_rtl.h"
+#include "rap_replay.h"
 #include "rap_tree2d.h"
 #include "symbols.h"
 #include "trace.h"
+#include "trace_source.h"
 
 namespace hwprof::cli {
 
@@ -166,10 +174,14 @@ void run_rap2d(const RapProfileOpts& o, const Rap2dExtraOpts& x, const Global& g
   if (o.merge_first < 1 || o.merge_first > 0xffffffffu)
     throw std::runtime_error(fmt::format("--merge-first {}: must be 1..4294967295", o.merge_first));
   if (o.format == "csv") throw std::runtime_error("--format csv: not available for rap2d (use --json)");
-  if (o.engine != "model")
-    throw std::runtime_error("--engine " + o.engine +
-                             ": rap2d runs on the functional model only so far (the RAP engine at RangeW = 64 is not "
-                             "built yet; docs/rap2d.md, \"Engine\")");
+  if (o.engine != "model" && o.engine != "rtl")
+    throw std::runtime_error("--engine " + o.engine + ": rap2d runs on the engine's model or its RTL (model, rtl)");
+  // The engine at RangeW = 2K = 64 (the CLI's build, sim::kRap2dDefault).
+  model::RapEngineConfig cfg = sim::kRap2dDefault;
+  if (o.engine == "rtl" && o.nodes > cfg.cap_max())
+    throw std::runtime_error(fmt::format("--nodes {}: the RTL build has {} groups, at most {} nodes", o.nodes,
+                                         cfg.groups, cfg.cap_max()));
+  if (o.nodes > cfg.cap_max()) cfg.groups = (o.nodes - 1) / 4 + 1;  // model only: pass length does not depend on it
 
   trace::Info info;
   {
@@ -185,24 +197,44 @@ void run_rap2d(const RapProfileOpts& o, const Rap2dExtraOpts& x, const Global& g
   p.eps_q16 = eps_q16;
   p.node_cap = o.nodes;
   p.merge_first = o.merge_first;
-  model::Rap2dTree t(p);
+  // The pcs (symbols) and, with --exact, the exact weight of every pair
+  // (the engine's 16-bit saturated event weights, as the tree counts them).
   Pairs pairs;
   std::set<uint64_t> pcs;
-  uint64_t k = 0;
-  {
-    Progress pr("rap2d model", g.quiet);
-    trace::for_each(o.trace, [&](const trace::Record& r) {
-      if (r.kind != trace::Kind::Val || !r.has_pc) return;
-      t.add(r.pc, r.value, r.weight);
-      pcs.insert(r.pc);
-      if (x.exact) pairs.exact[{static_cast<uint32_t>(r.pc), static_cast<uint32_t>(r.value)}] += r.weight;
-      if ((++k & 0xffff) == 0) pr.update(k, info.val_pcs, "pairs");
-    });
-    pr.finish();
+  trace::for_each(o.trace, [&](const trace::Record& r) {
+    if (r.kind != trace::Kind::Val || !r.has_pc) return;
+    pcs.insert(r.pc);
+    if (x.exact)
+      pairs.exact[{static_cast<uint32_t>(r.pc), static_cast<uint32_t>(r.value)}] += std::min<uint32_t>(r.weight, 0xffffu);
+  });
+
+  // The engine: buffer off (the 2-D tree is defined on the raw pairs).
+  model::RapReplayConfig rc;
+  rc.eps_q16 = eps_q16;
+  rc.node_cap = o.nodes;
+  rc.merge_first = static_cast<uint32_t>(o.merge_first);
+  rc.buffer = 0;
+  Progress pr("rap2d " + o.engine, g.quiet);
+  rc.progress = [&](uint64_t k) { pr.update(k, info.val_pcs, "pairs"); };
+  const auto src = trace::rap_source(o.trace, trace::RapSourceKind::Pair);
+  model::RapReplayResult r;
+  std::vector<std::tuple<uint64_t, unsigned, uint64_t>> nodes;
+  if (o.engine == "model") {
+    model::RapEngine64 eng(cfg);
+    r = model::replay_rap(eng, src, rc);
+    for (const auto& nd : model::rap_tree_nodes(eng.tree())) nodes.emplace_back(nd.prefix, nd.depth, nd.count);
+  } else {
+    auto eng = sim::make_rap64_rtl(cfg, o.sim, "hwprof_profile_rap2d", o.seed);
+    r = model::replay_rap(*eng, src, rc);
+    for (const auto& nd : model::rap_dump_nodes(r.beats, cfg.range_bits))
+      nodes.emplace_back(nd.prefix, nd.depth, nd.count);
   }
+  pr.finish();
+  const model::Rap2dTree t = model::Rap2dTree::from_nodes(p, r.counters.n, nodes);
   pairs.pcs.assign(pcs.begin(), pcs.end());
   const auto hot = t.hot_rects(hot_q16);
-  const auto& st = t.stats();
+  const auto& c = r.counters;
+  const double epc = r.feed_cycles ? double(r.events) / double(r.feed_cycles) : 0.0;
   const double n_d = t.n() ? static_cast<double>(t.n()) : 1.0;
 
   // Symbols of the code ranges: the function of the lowest pc of the trace
@@ -238,9 +270,9 @@ void run_rap2d(const RapProfileOpts& o, const Rap2dExtraOpts& x, const Global& g
     nlohmann::json j;
     j["unit"] = "rap2d";
     j["trace"] = o.trace;
-    j["engine"] = o.engine;
-    j["params"] = {{"eps_q16", eps_q16}, {"nodes", o.nodes},   {"merge_first", o.merge_first},
-                   {"hot_q16", hot_q16}, {"dim_bits", kDimBits}};
+    j["params"] = {{"eps_q16", eps_q16}, {"nodes", o.nodes},          {"merge_first", o.merge_first},
+                   {"hot_q16", hot_q16}, {"dim_bits", kDimBits},      {"range_bits", cfg.range_bits},
+                   {"tcam_slice", cfg.tcam_slice}};
     j["n"] = t.n();
     nlohmann::json nodes = nlohmann::json::array();
     for (const auto& r : t.rects())
@@ -260,21 +292,28 @@ void run_rap2d(const RapProfileOpts& o, const Rap2dExtraOpts& x, const Global& g
       hj.push_back(e);
     }
     j["hot"] = hj;
-    j["stats"] = {{"pairs", info.val_pcs},          {"splits", st.splits},
-                  {"splits_skipped", st.splits_skipped}, {"scheduled_passes", st.scheduled_passes},
-                  {"capacity_passes", st.capacity_passes}, {"merges", st.merges},
-                  {"nodes", t.node_count()},         {"peak_nodes", st.peak_nodes}};
+    j["stats"] = {{"pairs", r.events},             {"splits", c.splits},
+                  {"splits_skipped", c.skipped},      {"scheduled_passes", c.sched},
+                  {"capacity_passes", c.cap},         {"merges", c.merges},
+                  {"nodes", c.nodes},                 {"peak_nodes", c.peak},
+                  {"cycles", r.feed_cycles},          {"stall_flush", c.stall_flush},
+                  {"stall_cap", c.stall_cap},         {"stall_sched", c.stall_sched},
+                  {"stall_tcam", c.stall_tcam},       {"in_stall", c.in_stall},
+                  {"events_per_clock", epc}};
     fmt::print("{}\n", j.dump(1));
     return;
   }
   fmt::print("rap2d profile of {} (code x data pairs, engine {})\n", o.trace, o.engine);
   fmt::print("  params       eps {} (E = {}), NodeCap {}, MergeFirst {}, hot {} ({}), K = {} bits per address\n", o.eps,
              eps_q16, o.nodes, o.merge_first, o.hot, hot_q16, kDimBits);
-  fmt::print("  stream       {} pairs, n = {}\n", info.val_pcs, t.n());
+  fmt::print("  stream       {} pairs, n = {}\n", r.events, t.n());
   fmt::print("  tree         {} rectangles (peak {}), {} splits, {} skipped, {} scheduled + {} capacity passes, {} "
              "merges\n",
-             t.node_count(), st.peak_nodes, st.splits, st.splits_skipped, st.scheduled_passes, st.capacity_passes,
-             st.merges);
+             c.nodes, c.peak, c.splits, c.skipped, c.sched, c.cap, c.merges);
+  fmt::print("  throughput   {:.4f} pairs/clock over {} cycles (RangeW {}, {} groups, TcamSlice {}); stalls: {} "
+             "replay, {} capacity-pass, {} scheduled-pass, {} TCAM-write cycles; {} ingress cycles waited\n",
+             epc, r.feed_cycles, cfg.range_bits, cfg.groups, cfg.tcam_slice, c.stall_flush, c.stall_cap,
+             c.stall_sched, c.stall_tcam, c.in_stall);
   fmt::print("\nhot rectangles (carry > {:.2f}% of n; indented under hot ancestors):\n", 100.0 * o.hot);
   for (size_t i = 0; i < hot.size(); ++i) {
     const auto& h = hot[i];

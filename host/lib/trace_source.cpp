@@ -6,6 +6,10 @@
 
 namespace hwprof::trace {
 
+namespace {
+constexpr unsigned kRap2dDimBits = 32;  // K of the 2-D engine (RangeW = 64)
+}  // namespace
+
 static_assert(uint8_t(Kind::Br) == uint8_t(model::BranchKind::Br) &&
                   uint8_t(Kind::Jmp) == uint8_t(model::BranchKind::Jmp) &&
                   uint8_t(Kind::Ijmp) == uint8_t(model::BranchKind::Ijmp) &&
@@ -36,12 +40,15 @@ model::RapEventSource rap_source(const std::string& path, RapSourceKind kind, ui
   if (kind == RapSourceKind::Code) return model::rap_code_source(branch_source(path), limit);
   std::shared_ptr<Reader> rd = Reader::open(path);
   auto count = std::make_shared<uint64_t>(0);
-  return [rd, count, limit](model::RapEvent& e) {
+  const bool pair = kind == RapSourceKind::Pair;
+  return [rd, count, limit, pair](model::RapEvent& e) {
     if (limit && *count >= limit) return false;
     Record r;
     while (rd->next(r)) {
       if (r.is_branch()) continue;
-      e = model::rap_value_event(r.value, r.weight);
+      if (pair && !r.has_pc) continue;
+      e = pair ? model::rap_pair_event(r.pc, r.value, r.weight, kRap2dDimBits)
+               : model::rap_value_event(r.value, r.weight);
       ++*count;
       return true;
     }

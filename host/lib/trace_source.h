@@ -21,10 +21,13 @@ model::BranchRecord branch_record(const Record& r);
 /// branch_record(). The trace should have passed scan() first.
 model::RecordSource branch_source(const std::string& path);
 
-enum class RapSourceKind { Code, Val };
+enum class RapSourceKind { Code, Val, Pair };
 
 /// The RAP engine's events of a trace file (sim_models/rap/rap_source.h):
-/// Code, the code profile of its branch records; Val, its `val` records.
+/// Code, the code profile of its branch records; Val, its `val` records;
+/// Pair, its `val` records with a pc as 2-D events (the interleaved key of
+/// the pc's and the value's low 32 bits, for the engine at RangeW = 64;
+/// docs/rap2d.md).
 /// The trace should have passed scan() first. limit = 0: the whole trace,
 /// else at most `limit` events.
 model::RapEventSource rap_source(const std::string& path, RapSourceKind kind, uint64_t limit = 0);

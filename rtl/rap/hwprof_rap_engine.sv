@@ -53,7 +53,8 @@
 `include "hwprof_assert.svh"
 
 module hwprof_rap_engine #(
-  /// Value width W (2, 4, 8, 16 or 32).
+  /// Value width W (2, 4, 8, 16, 32 or 64; 64: the 2-D engine on interleaved
+  /// (code, data) keys, docs/rap2d.md).
   parameter int unsigned RangeW = 32,
   /// Child groups (NodeCap up to 4 * Groups + 1 nodes used), 1..4095.
   parameter int unsigned Groups = 127,

@@ -9,9 +9,10 @@ package hwprof_rap_pkg;
 
   /// Mask of the top 2 * depth bits of a range_w-bit value (the prefix of a
   /// node at that depth), in the low range_w bits of the result; the caller
-  /// truncates to range_w bits. depth 0..range_w / 2, range_w 2..32.
-  function automatic logic [31:0] prefix_mask(int unsigned range_w, int unsigned depth);
-    return ~(32'hffff_ffff >> (2 * depth)) >> (32 - range_w);
+  /// truncates to range_w bits. depth 0..range_w / 2, range_w 2..64 (64: the
+  /// 2-D engine's interleaved keys, docs/rap2d.md).
+  function automatic logic [63:0] prefix_mask(int unsigned range_w, int unsigned depth);
+    return ~(64'hffff_ffff_ffff_ffff >> (2 * depth)) >> (64 - range_w);
   endfunction
 
   /// Nodes of a tree with `groups` child groups: the root plus four per group.

@@ -96,11 +96,11 @@ package hwprof_rap_reg_pkg;
   /// PARAMS.max_buf: MaxBuf.
   localparam int unsigned RapParamsMaxBufLsb = 12;
   localparam int unsigned RapParamsMaxBufW = 4;
-  /// PARAMS.range_w: RangeW.
+  /// PARAMS.range_w: RangeW (2..64).
   localparam int unsigned RapParamsRangeWLsb = 16;
-  localparam int unsigned RapParamsRangeWW = 6;
+  localparam int unsigned RapParamsRangeWW = 7;
   /// PARAMS.tcam_slice: TcamSlice (0: flip-flop TCAM).
-  localparam int unsigned RapParamsTcamSliceLsb = 22;
+  localparam int unsigned RapParamsTcamSliceLsb = 23;
   localparam int unsigned RapParamsTcamSliceW = 4;
 
 endpackage

@@ -6,7 +6,7 @@
 `default_nettype none
 
 module hwprof_rap_threshold #(
-  /// Value width W (2, 4, 8, 16 or 32: H = W/2 must be a power of two).
+  /// Value width W (2, 4, 8, 16, 32 or 64: H = W/2 must be a power of two).
   parameter int unsigned RangeW = 32,
   /// Width of n and of the threshold.
   parameter int unsigned CntW = 40
@@ -23,8 +23,8 @@ module hwprof_rap_threshold #(
   localparam int unsigned Shift = 16 + $clog2(H);
 
   initial begin
-    if (RangeW < 2 || RangeW > 32 || (H & (H - 1)) != 0)
-      $fatal(1, "hwprof_rap_threshold: RangeW must be 2, 4, 8, 16 or 32");
+    if (RangeW < 2 || RangeW > 64 || (H & (H - 1)) != 0)
+      $fatal(1, "hwprof_rap_threshold: RangeW must be 2, 4, 8, 16, 32 or 64");
   end
 
   logic [CntW+15:0] prod;

@@ -1,5 +1,5 @@
 // Cycle model of rtl/rap/hwprof_rap_engine.sv (docs/rap_engine.md). The tree update
-// of a pair is RapTree::add (the functional model, written once) and the
+// of a pair is RapTreeT::add (the functional model, written once) and the
 // merging buffer is RapEventBuffer; this class adds the event queue, the
 // pair register P, the match/update pipeline (S0 -> S1), the controller's
 // pass and dump states, the register port and the stall accounting. Every
@@ -23,6 +23,10 @@
 //   5. the ingress event is pushed into the queue;
 //   6. the tree counters shown on the register port are copied from the tree
 //      unless the controller is in a pass or a TCAM write.
+// RapEngineT<V> is templated on the value (key) type like RapTreeT:
+// RapEngine (uint32_t, RangeW <= 32) is the 1-D engine, RapEngine64
+// (uint64_t, RangeW <= 64) the same engine on the 2-D tree's interleaved
+// (code, data) keys (docs/rap2d.md, "Engine").
 #pragma once
 
 #include <algorithm>
@@ -39,7 +43,7 @@ namespace hwprof::model {
 
 /// Build-time parameters of one engine (the RTL's parameters).
 struct RapEngineConfig {
-  unsigned range_bits = 32;      ///< RangeW: 2, 4, 8, 16 or 32
+  unsigned range_bits = 32;      ///< RangeW: 2, 4, 8, 16, 32 (RapEngine) or 64 (RapEngine64)
   unsigned groups = 127;         ///< Groups: child groups of four (NodeCap up to 4*Groups+1 nodes)
   unsigned queue_depth = 1024;   ///< QueueDepth
   unsigned max_buf = kRapBufMaxDepth;  ///< MaxBuf
@@ -59,16 +63,19 @@ struct RapEngineConfig {
 struct RapDumpBeat {
   bool valid = false;   ///< the slot holds a group (always 1 for the root beat)
   unsigned depth = 0;   ///< depth of the group's four nodes (0: the root beat)
-  uint32_t prefix = 0;  ///< the parent's prefix (left-aligned, low bits 0)
+  uint64_t prefix = 0;  ///< the parent's prefix (left-aligned, low bits 0; RangeW bits)
   uint64_t count[4] = {0, 0, 0, 0};  ///< the four nodes' counters (root beat: count[0])
 };
 
-class RapEngine {
+template <class V>
+class RapEngineT {
  public:
+  using Value = V;
+  using Tree = RapTreeT<V>;
   /// Mirrors the ports without suffixes.
   struct In {
     bool ev_valid = false;
-    uint32_t ev_value = 0;
+    V ev_value = 0;
     uint16_t ev_weight = 0;
     bool dump_ready = false;
     bool csr_we = false;
@@ -88,7 +95,7 @@ class RapEngine {
     bool full = false;
   };
 
-  explicit RapEngine(const RapEngineConfig& c = {}) : cfg_(c), tree_(params_for(c, defaults(c))) { reset(); }
+  explicit RapEngineT(const RapEngineConfig& c = {}) : cfg_(c), tree_(params_for(c, defaults(c))) { reset(); }
 
   void reset() {
     staged_ = defaults(cfg_);
@@ -97,7 +104,7 @@ class RapEngine {
   }
 
   const RapEngineConfig& config() const { return cfg_; }
-  const RapTree& tree() const { return tree_; }
+  const Tree& tree() const { return tree_; }
   const RapEventBuffer& buffer() const { return buf_; }
   bool idle() const { return st_ == St::Run && !s1_ && !p_ && buf_.empty() && !flush_ && q_.empty(); }
   bool err() const { return err_; }
@@ -129,8 +136,10 @@ class RapEngine {
       case RapCsr::StallSched: return sat32(stall_sched_);
       case RapCsr::InStall: return sat32(in_stall_);
       case RapCsr::Params:
-        return (cfg_.groups & 0xfffu) | (cfg_.max_buf & 0xfu) << 12 | (cfg_.range_bits & 0x3fu) << 16 |
-               (cfg_.tcam_slice & 0xfu) << 22;
+        return field(cfg_.groups, kRapParamsGroupsLsb, kRapParamsGroupsW) |
+               field(cfg_.max_buf, kRapParamsMaxBufLsb, kRapParamsMaxBufW) |
+               field(cfg_.range_bits, kRapParamsRangeWLsb, kRapParamsRangeWW) |
+               field(cfg_.tcam_slice, kRapParamsTcamSliceLsb, kRapParamsTcamSliceW);
       case RapCsr::StallTcam: return sat32(stall_tcam_);
     }
     return 0;
@@ -174,7 +183,7 @@ class RapEngine {
           ++beat_;
       }
     } else if (s1_) {
-      const RapUpdate u = tree_.add(s1_pair_.value, s1_pair_.weight);
+      const auto u = tree_.add(static_cast<V>(s1_pair_.value), s1_pair_.weight);
       disturbed = u.split || u.capacity_pass || u.scheduled_pass;
       if (disturbed) ++stall_flush_;
       rem_cap_ = u.capacity_pass ? cfg_.pass_cycles(u.capacity_pass_nodes) : 0;
@@ -251,7 +260,10 @@ class RapEngine {
     p.merge_first = s.merge_first;
     return p;
   }
-  uint32_t mask() const { return static_cast<uint32_t>(mask_of(cfg_.range_bits)); }
+  V mask() const { return static_cast<V>(mask_of(cfg_.range_bits)); }
+  static uint32_t field(unsigned v, unsigned lsb, unsigned w) {
+    return static_cast<uint32_t>(v & mask_of(w)) << lsb;
+  }
 
   Shown shown_from_tree() const {
     const RapStats& s = tree_.stats();
@@ -305,7 +317,7 @@ class RapEngine {
 
   RapEngineConfig cfg_;
   Staged staged_;
-  RapTree tree_;
+  Tree tree_;
   RapEventBuffer buf_;
   std::deque<RapPair> q_;
   bool p_ = false, s1_ = false, flush_ = false, err_ = false;
@@ -316,5 +328,8 @@ class RapEngine {
   uint64_t raw_ = 0, stall_flush_ = 0, stall_cap_ = 0, stall_sched_ = 0, stall_tcam_ = 0, in_stall_ = 0;
   Shown shown_;
 };
+
+using RapEngine = RapEngineT<uint32_t>;
+using RapEngine64 = RapEngineT<uint64_t>;
 
 }  // namespace hwprof::model

@@ -13,13 +13,13 @@ void RapEventBuffer::set_depth(unsigned depth) {
   q_.clear();
 }
 
-int RapEventBuffer::match(uint32_t value, uint32_t weight) const {
+int RapEventBuffer::match(uint64_t value, uint32_t weight) const {
   for (size_t i = q_.size(); i-- > 0;)
     if (q_[i].value == value && uint64_t{q_[i].weight} + weight <= 0xffffffffu) return static_cast<int>(i);
   return -1;
 }
 
-std::optional<RapPair> RapEventBuffer::push(uint32_t value, uint32_t weight) {
+std::optional<RapPair> RapEventBuffer::push(uint64_t value, uint32_t weight) {
   const int m = match(value, weight);
   if (m >= 0) {
     q_[static_cast<size_t>(m)].weight += weight;
@@ -62,7 +62,7 @@ std::vector<RapDumpNode> rap_dump_nodes(const std::vector<RapDumpBeat>& beats, u
     }
     if (!x.valid) continue;
     const unsigned sh = range_bits - 2 * x.depth;
-    for (uint32_t c = 0; c < 4; ++c) v.push_back({x.prefix | c << sh, x.depth, x.count[c]});
+    for (uint64_t c = 0; c < 4; ++c) v.push_back({x.prefix | c << sh, x.depth, x.count[c]});
   }
   std::sort(v.begin(), v.end(), [](const RapDumpNode& a, const RapDumpNode& b) {
     return a.prefix != b.prefix ? a.prefix < b.prefix : a.depth < b.depth;
@@ -70,10 +70,13 @@ std::vector<RapDumpNode> rap_dump_nodes(const std::vector<RapDumpBeat>& beats, u
   return v;
 }
 
-std::vector<RapDumpNode> rap_tree_nodes(const RapTree& t) {
+template <class V>
+std::vector<RapDumpNode> rap_tree_nodes(const RapTreeT<V>& t) {
   std::vector<RapDumpNode> v;
-  for (const RapNode& n : t.nodes()) v.push_back({n.prefix, n.depth, n.count});
+  for (const auto& n : t.nodes()) v.push_back({n.prefix, n.depth, n.count});
   return v;
 }
+template std::vector<RapDumpNode> rap_tree_nodes(const RapTree& t);
+template std::vector<RapDumpNode> rap_tree_nodes(const RapTree64& t);
 
 }  // namespace hwprof::model

@@ -27,9 +27,10 @@ namespace hwprof::model {
 
 inline constexpr unsigned kRapBufMaxDepth = 8;  ///< rap_engine's MaxBuf default
 
-/// One pair on its way to the tree.
+/// One pair on its way to the tree (values up to 64 bits: the 2-D engine's
+/// interleaved keys; the 1-D engine's are below 2^32).
 struct RapPair {
-  uint32_t value = 0;
+  uint64_t value = 0;
   uint32_t weight = 0;
   bool operator==(const RapPair& o) const { return value == o.value && weight == o.weight; }
 };
@@ -46,13 +47,13 @@ class RapEventBuffer {
   bool empty() const { return q_.empty(); }
 
   /// Index (0 = oldest) of the entry push(value, weight) would add to, or -1.
-  int match(uint32_t value, uint32_t weight) const;
+  int match(uint64_t value, uint32_t weight) const;
   /// True if push(value, weight) would emit a pair.
-  bool would_emit(uint32_t value, uint32_t weight) const {
+  bool would_emit(uint64_t value, uint32_t weight) const {
     return match(value, weight) < 0 && q_.size() >= depth_;
   }
   /// One raw event; returns the pair it pushes out, if any.
-  std::optional<RapPair> push(uint32_t value, uint32_t weight);
+  std::optional<RapPair> push(uint64_t value, uint32_t weight);
   /// Removes and returns the oldest entry (flush), if any.
   std::optional<RapPair> pop_oldest();
   /// The entries, oldest first.

@@ -65,9 +65,9 @@ inline constexpr uint32_t kRapStTcam = 1u << 6;
 inline constexpr unsigned kRapParamsGroupsLsb = 0, kRapParamsGroupsW = 12;
 /// PARAMS.max_buf: MaxBuf
 inline constexpr unsigned kRapParamsMaxBufLsb = 12, kRapParamsMaxBufW = 4;
-/// PARAMS.range_w: RangeW
-inline constexpr unsigned kRapParamsRangeWLsb = 16, kRapParamsRangeWW = 6;
+/// PARAMS.range_w: RangeW (2..64)
+inline constexpr unsigned kRapParamsRangeWLsb = 16, kRapParamsRangeWW = 7;
 /// PARAMS.tcam_slice: TcamSlice (0: flip-flop TCAM)
-inline constexpr unsigned kRapParamsTcamSliceLsb = 22, kRapParamsTcamSliceW = 4;
+inline constexpr unsigned kRapParamsTcamSliceLsb = 23, kRapParamsTcamSliceW = 4;
 
 }  // namespace hwprof::model

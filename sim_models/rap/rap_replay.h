@@ -1,5 +1,6 @@
-// Drives a whole RAP engine (the RapEngine cycle model, its RTL, or both in
-// lock-step: anything with RapEngine's step()) with an event stream: programs
+// Drives a whole RAP engine (the RapEngine / RapEngine64 cycle model, its RTL,
+// or both in lock-step: anything with RapEngineT's In, Out and step()) with an
+// event stream: programs
 // the staged parameters, clears, offers one event per cycle (optionally with
 // bubbles), flushes the merging buffer, waits until the engine is idle, dumps
 // the tree (optionally with backpressure on the dump port) and reads every
@@ -16,9 +17,10 @@
 
 namespace hwprof::model {
 
-/// One raw event: value and weight (a code profile: block start, insns).
+/// One raw event: value and weight (a code profile: block start, insns; a
+/// 2-D stream: the interleaved (code, data) key, docs/rap2d.md).
 struct RapEvent {
-  uint32_t value = 0;
+  uint64_t value = 0;
   uint16_t weight = 1;
 };
 /// A stream of events: fills `e` and returns true, false at the end.
@@ -77,8 +79,9 @@ RapCounters read_rap_counters(Read&& read) {
 template <typename Engine>
 RapReplayResult replay_rap(Engine& eng, const RapEventSource& src, const RapReplayConfig& cfg) {
   RapReplayResult res;
-  RapEngine::In in;
-  auto step = [&](const RapEngine::In& x) {
+  using In = typename Engine::In;
+  In in;
+  auto step = [&](const In& x) {
     ++res.cycles;
     return eng.step(x);
   };
@@ -109,7 +112,7 @@ RapReplayResult replay_rap(Engine& eng, const RapEventSource& src, const RapRepl
                                      [&](bool valid, const RapEvent& e) {
                                        in = {};
                                        in.ev_valid = valid;
-                                       in.ev_value = e.value;
+                                       in.ev_value = static_cast<decltype(in.ev_value)>(e.value);
                                        in.ev_weight = e.weight;
                                        in.csr_addr = unsigned(RapCsr::Status);
                                        return step(in).ev_ready;
@@ -145,12 +148,13 @@ RapReplayResult replay_rap(Engine& eng, const RapEventSource& src, const RapRepl
 /// The nodes of a dump as (prefix, depth, count), sorted by (prefix, depth):
 /// the pre-order of RapTree::nodes(). range_bits is the engine's W.
 struct RapDumpNode {
-  uint32_t prefix = 0;
+  uint64_t prefix = 0;
   unsigned depth = 0;
   uint64_t count = 0;
   bool operator==(const RapDumpNode& o) const { return prefix == o.prefix && depth == o.depth && count == o.count; }
 };
 std::vector<RapDumpNode> rap_dump_nodes(const std::vector<RapDumpBeat>& beats, unsigned range_bits);
-std::vector<RapDumpNode> rap_tree_nodes(const RapTree& t);
+template <class V>
+std::vector<RapDumpNode> rap_tree_nodes(const RapTreeT<V>& t);
 
 }  // namespace hwprof::model

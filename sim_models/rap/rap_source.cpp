@@ -3,6 +3,8 @@
 #include <memory>
 #include <utility>
 
+#include "rap_tree2d.h"
+
 namespace hwprof::model {
 
 RapEventSource rap_code_source(RecordSource branches, uint64_t limit) {
@@ -33,6 +35,13 @@ RapEventSource rap_code_source(RecordSource branches, uint64_t limit) {
 RapEvent rap_value_event(uint64_t value, uint32_t weight) {
   RapEvent e;
   e.value = static_cast<uint32_t>(value);
+  e.weight = static_cast<uint16_t>(weight > 0xffffu ? 0xffffu : weight);
+  return e;
+}
+
+RapEvent rap_pair_event(uint64_t code, uint64_t data, uint32_t weight, unsigned dim_bits) {
+  RapEvent e;
+  e.value = rap2d_key(code, data, dim_bits);
   e.weight = static_cast<uint16_t>(weight > 0xffffu ? 0xffffu : weight);
   return e;
 }

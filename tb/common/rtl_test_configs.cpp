@@ -72,6 +72,11 @@ void register_test_configs() {
       HWPROF_RTL_TEST_rap_engine(HWPROF_RAP_RTL_ADD)
       (void)reg;
     }
+    {
+      auto& reg = sim::rap64_registry();
+      HWPROF_RTL_TEST_rap_engine64(HWPROF_RAP_RTL_ADD)
+      (void)reg;
+    }
   });
 }
 

@@ -10,3 +10,4 @@ gtest_discover_tests(tb_rap
   PROPERTIES ENVIRONMENT "WAVE_DIR=${CMAKE_BINARY_DIR}/waves"
   DISCOVERY_TIMEOUT 60)
 target_sources(tb_rap PRIVATE rap/rap_corner_test.cpp)  # directed corners (coverage holes, docs/verification.md)
+target_sources(tb_rap PRIVATE rap/rap2d_engine_test.cpp)  # the 2-D engine at RangeW = 64 (docs/rap2d.md)

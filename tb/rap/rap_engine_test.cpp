@@ -71,22 +71,7 @@ RapEventSource vec_source(const std::vector<RapEvent>& v) {
 /// Replays `ev` through model and RTL in lock-step; checks the dumped tree
 /// against RapTree on the buffered stream and the counters against its stats.
 RapReplayResult run_and_check(Both& b, const std::vector<RapEvent>& ev, const RapReplayConfig& rc) {
-  const RapReplayResult r = hwprof::model::replay_rap(b, vec_source(ev), rc);
-  const RapTree ref = reference(params_of(b.cfg(), rc), rc.buffer, vec_source(ev));
-  const auto got = hwprof::model::rap_dump_nodes(r.beats, b.cfg().range_bits);
-  const auto want = hwprof::model::rap_tree_nodes(ref);
-  EXPECT_EQ(str(got), str(want));
-  EXPECT_TRUE(b.model().tree().same_tree(ref));
-  EXPECT_EQ(r.counters.n, ref.n());
-  EXPECT_EQ(r.counters.pairs, ref.stats().updates);
-  EXPECT_EQ(r.counters.splits, ref.stats().splits);
-  EXPECT_EQ(r.counters.skipped, ref.stats().splits_skipped);
-  EXPECT_EQ(r.counters.merges, ref.stats().merges);
-  EXPECT_EQ(r.counters.sched, ref.stats().scheduled_passes);
-  EXPECT_EQ(r.counters.cap, ref.stats().capacity_passes);
-  EXPECT_EQ(r.counters.peak, ref.stats().peak_nodes);
-  EXPECT_EQ(r.counters.nodes, ref.node_count());
-  return r;
+  return hwprof::tb::rap_run_and_check(b, vec_source(ev), vec_source(ev), rc);
 }
 
 std::vector<RapEvent> fig1_events() {

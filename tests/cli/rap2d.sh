@@ -6,7 +6,10 @@
 # (subtree <= exact <= subtree + ancestors, and exact - subtree <= eps n + K w
 # without skipped splits), the text report agrees with the JSON, and the
 # Fig. 13 plot is a well-formed SVG with one shaded rectangle per hot
-# rectangle; the shipped load map names the code ranges (gzip+0x...).
+# rectangle; the shipped load map names the code ranges (gzip+0x...). The
+# engine at RangeW = 64 (docs/rap2d.md, "Engine"): its cycle model and its
+# RTL give byte-identical JSON on the hand-made stream and the whole
+# shipped trace.
 set -uo pipefail
 hwprof=$1
 traces=$2
@@ -28,7 +31,7 @@ bad nodes-zero "--nodes 0" --nodes 0 "$t"
 bad merge-first "--merge-first 0" --merge-first 0 "$t"
 bad hot "--hot 1.5" --hot 1.5 "$t"
 bad csv "--format csv" --format csv "$t"
-bad rtl "functional model only" --engine rtl "$t"
+bad nodes-rtl "at most 512" --engine rtl --nodes 513 "$t"
 bad no-pc "no val records with a pc" "$traces/val/gzip_mem.hwpt.zst"
 bad branches "no val records with a pc" "$traces/bzip2.hwpt.zst"
 
@@ -41,6 +44,20 @@ got=$("$hwprof" -q profile --unit rap2d --eps 0.5 --json "$dir/v.trace" |
   python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["n"], " ".join("%s-%s/%s-%s/%d=%d" % (x["code_lo"], x["code_hi"], x["data_lo"], x["data_hi"], x["depth"], x["count"]) for x in j["nodes"]))')
 want="2 00000000-ffffffff/00000000-ffffffff/0=1 00000000-7fffffff/00000000-7fffffff/1=0 00000000-7fffffff/80000000-ffffffff/1=1 00000000-3fffffff/80000000-bfffffff/2=0 00000000-3fffffff/c0000000-ffffffff/2=0 40000000-7fffffff/80000000-bfffffff/2=0 40000000-7fffffff/c0000000-ffffffff/2=0 80000000-ffffffff/00000000-7fffffff/1=0 80000000-ffffffff/80000000-ffffffff/1=0"
 if [ "$got" = "$want" ]; then echo "ok   hand-made tree"; else echo "FAIL hand-made tree:"; echo " got  $got"; echo " want $want"; fail=1; fi
+"$hwprof" -q profile --unit rap2d --eps 0.5 --json "$dir/v.trace" >"$dir/vm.json" || { echo "FAIL hand-made model"; fail=1; }
+"$hwprof" -q profile --unit rap2d --eps 0.5 --engine rtl --json "$dir/v.trace" >"$dir/vr.json" || { echo "FAIL hand-made rtl"; fail=1; }
+if cmp -s "$dir/vm.json" "$dir/vr.json" && [ -s "$dir/vm.json" ]; then echo "ok   hand-made: model-json == rtl-json"; else echo "FAIL hand-made: model and RTL JSON differ"; fail=1; fi
+
+# The whole shipped trace through the engine: the cycle model's and the
+# RTL's JSON (tree, hot rectangles, counters, cycles) are identical, and the
+# throughput is reported (pairs per clock).
+"$hwprof" -q profile --unit rap2d --json "$t" >"$dir/m.json" || { echo "FAIL shipped model run"; fail=1; }
+"$hwprof" -q profile --unit rap2d --engine rtl --json "$t" >"$dir/r.json" || { echo "FAIL shipped rtl run"; fail=1; }
+if cmp -s "$dir/m.json" "$dir/r.json" && [ -s "$dir/m.json" ]; then
+  echo "ok   shipped: model-json == rtl-json ($(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["stats"]; print("%d pairs, %d cycles, %.4f pairs/clock" % (s["pairs"], s["cycles"], s["events_per_clock"]))' "$dir/m.json"))"
+else
+  echo "FAIL shipped: model and RTL JSON differ"; fail=1
+fi
 
 # The shipped trace: bounds of every hot rectangle against exact counts, at
 # two settings (eps 10% with NodeCap 512; eps 1% with NodeCap 2048).
