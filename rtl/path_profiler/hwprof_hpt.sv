@@ -799,8 +799,26 @@ module hwprof_hpt #(
   // Probation area (lfu+prob): its count for the descriptor in S3 against
   // both victim candidates; the row is updated on a miss with a full set.
   if (HasProb) begin : gen_prob
+    // The area prepares its choice before S3 (hwprof_hpt_probation): here
+    // only the compares c > acc are made, for every entry of the row
+    // against both victim candidates (w1's accumulator for way j, each
+    // other way's S2 accumulator for the minimum of the others), straight
+    // from the registers; the chosen entry and win_ex pick.
+    logic [ProbWays-1:0][ProbCountBits-1:0] pcnt;
+    logic [ProbWays-1:0]                    psel, gt_j;
+    logic [ProbWays-1:0][Ways-1:0]          gt_x;
+    logic [ProbCountBits-1:0]               cnt;
+
     localparam int unsigned CntCmpW = (ProbCountBits > AccW) ? ProbCountBits : AccW;
-    logic [ProbCountBits-1:0] cnt;
+
+    /// cnt > acc.
+    function automatic logic cnt_gt(logic [ProbCountBits-1:0] c, logic [AccW-1:0] a);
+      logic [CntCmpW-1:0] aw;
+      aw = CntCmpW'(a);
+      // a < 2^ProbCountBits and c above its low bits.
+      return ((aw >> ProbCountBits) == '0) && (c > ProbCountBits'(aw));
+    endfunction
+
     hwprof_hpt_probation #(
       .ProbSets (ProbSets),
       .ProbWays (ProbWays),
@@ -815,14 +833,27 @@ module hwprof_hpt #(
       .length_i   (in_length_i),
       .dirs_i     (in_dirs_i),
       .clear_i    (cmd_clear),
-      .s3_metric_i(s3_metric_q),
+      .s2_metric_i(s2_metric_q),
+      .s3_cnt_o   (pcnt),
+      .s3_sel_o   (psel),
       .s3_count_o (cnt),
       .we_i       (commit && miss_full && is_prob),
       .admit_i    (take_j ? adm_j : adm_x)
     );
+    for (genvar p = 0; p < ProbWays; p++) begin : gen_gt
+      assign gt_j[p] = cnt_gt(pcnt[p], w1_acc);
+      for (genvar w = 0; w < Ways; w++) begin : gen_way
+        assign gt_x[p][w] = cnt_gt(pcnt[p], s3_a2_q[w]);
+      end
+    end
+    always_comb begin
+      adm_x = 1'b0;
+      for (int unsigned p = 0; p < ProbWays; p++) begin
+        for (int unsigned w = 0; w < Ways; w++) adm_x = adm_x | (psel[p] && win_ex[w] && gt_x[p][w]);
+      end
+    end
     assign prob_c = AccW'(cnt);
-    assign adm_j  = CntCmpW'(cnt) > CntCmpW'(w1_acc);
-    assign adm_x  = CntCmpW'(cnt) > CntCmpW'(ex_a2);
+    assign adm_j  = |(psel & gt_j);
   end else begin : gen_no_prob
     assign prob_c = '0;
     assign adm_j  = 1'b0;
