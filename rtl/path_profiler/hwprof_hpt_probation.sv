@@ -141,18 +141,19 @@ module hwprof_hpt_probation #(
   logic [ProbSets-1:0] fresh_q;
   logic [PSetW-1:0]    s1_pidx_q, s2_pidx_q, s3_pidx_q;
   logic [FpBits-1:0]   s1_fp_q, s2_fp_q, s3_fp_q;
-  logic                s1_e3_q, s1_e2_q, s1_e1_q, s2_e2_q, s2_e1_q, s3_e1_q;
-  logic                s1_m4_q, s2_m4_q, s2_m3_q;
+  logic                s1_e3_q, s1_e2_q, s1_e1_q, s2_e1_q, s3_e1_q;
+  logic                s1_m4_q, s2_m4_q, s2_m3_q, s2_m2_q;
   row_t                s2_row_q, s3_row_q;
   logic                w1_en_q;
   logic [PSetW-1:0]    w1_addr_q;
-  // w1: the row in refusal form (the chosen entry {fp, c}), the chosen
-  // entry and the admission bit (w1_row: the row as written, the admitted
-  // entry emptied); the package of the next descriptor for both outcomes
-  // (S3 below).
+  // w1: the row in refusal form (the chosen entry {fp, c}), the admission
+  // bit and the admitted entry (w1_row: the row as written, that entry
+  // emptied); the package of the next descriptor for both outcomes (S3
+  // below).
   row_t                w1_rowr_q, w1_row, w2_row_q, w3_row_q;
-  logic [ProbWays-1:0] w1_sel_q, w1_selR_q, w1_selA_q;
+  logic [ProbWays-1:0] w1_selR_q, w1_selA_q;
   logic                w1_adm_q;
+  logic [ProbWays-1:0] w1_zero_q;  // the admitted entry (admission and chosen)
   logic [ProbWays-1:0][CountBits-1:0] w1_cmR_q, w1_cmA_q;
 
   logic in_m4;
@@ -163,12 +164,15 @@ module hwprof_hpt_probation #(
       s1_m4_q <= 1'b0;
       s2_m4_q <= 1'b0;
       s2_m3_q <= 1'b0;
+      s2_m2_q <= 1'b0;
       w1_en_q <= 1'b0;
     end else begin
       s1_m4_q <= go_i && in_m4;
       s2_m4_q <= s1_m4_q && !clear_i;
       // w1 holds L(t) now.
       s2_m3_q <= w1_en_q && s1_e3_q && !clear_i;
+      // w1 will hold L(t+1) in S2.
+      s2_m2_q <= we_i && s1_e2_q && !clear_i;
       w1_en_q <= we_i && !clear_i;
     end
   end
@@ -185,7 +189,6 @@ module hwprof_hpt_probation #(
     s3_pidx_q <= s2_pidx_q;
     s2_fp_q   <= s1_fp_q;
     s3_fp_q   <= s2_fp_q;
-    s2_e2_q   <= s1_e2_q;
     s2_e1_q   <= s1_e1_q;
     s3_e1_q   <= s2_e1_q;
   end
@@ -257,34 +260,34 @@ module hwprof_hpt_probation #(
   endfunction
 
   // ---------------------------------------------------------------------
-  // S2: the writes L(t+1) (w1), L(t) (w2), L(t-1) (w3), most recent first
-  // (a clear at this edge empties the row); then the choice on that row,
-  // prepared for S3: per entry its fingerprint match, its count + m
-  // (cm2), the minimum order and the chosen entry.
+  // S2: the writes L(t+1) (w1), L(t) (w2), L(t-1) (w3), most recent first;
+  // then the choice on that row, prepared for S3: per entry its
+  // fingerprint match, its count + m (cm2), the minimum order and the
+  // chosen entry. A clear at this edge empties the row: S3 gets the empty
+  // row's choice (entry 0, every count m), set at the register.
 
-  logic                              s2_m2;
-  row_t                              row2, row2c;
+  row_t                              row2;
   logic [ProbWays-1:0]               match2, sel2;
   logic [ProbWays-1:0][ProbWays-1:0] ord2;
   logic [ProbWays-1:0][CountBits-1:0] cm2;
 
-  assign s2_m2 = w1_en_q && s2_e2_q;
-  assign row2  = s2_m2 ? w1_row : s2_m3_q ? w2_row_q : s2_m4_q ? w3_row_q : s2_row_q;
-  assign row2c = clear_i ? '0 : row2;
+  assign row2 = s2_m2_q ? w1_row : s2_m3_q ? w2_row_q : s2_m4_q ? w3_row_q : s2_row_q;
 
   for (genvar w = 0; w < ProbWays; w++) begin : gen_s2
-    assign match2[w] = (row2c[w].cnt != '0) && (row2c[w].fp == s2_fp_q);
-    assign cm2[w]    = sat_add(row2c[w].cnt, s2_metric_i);
+    assign match2[w] = (row2[w].cnt != '0) && (row2[w].fp == s2_fp_q);
+    assign cm2[w]    = sat_add(row2[w].cnt, s2_metric_i);
   end
-  assign ord2 = order(row2c);
+  assign ord2 = order(row2);
   assign sel2 = choose(match2, ord2);
 
   logic [ProbWays-1:0]                s3_sel_q;
   logic [ProbWays-1:0][CountBits-1:0] s3_cm_q;
+  logic [CountBits-1:0]               cm_empty;  // sat(0 + m)
+  assign cm_empty = sat_add('0, s2_metric_i);
   always_ff @(posedge clk_i) begin
-    s3_row_q <= row2c;
-    s3_sel_q <= sel2;
-    s3_cm_q  <= cm2;
+    s3_row_q <= clear_i ? '0 : row2;
+    s3_sel_q <= clear_i ? ProbWays'(1) : sel2;
+    s3_cm_q  <= clear_i ? {ProbWays{cm_empty}} : cm2;
   end
 
   // ---------------------------------------------------------------------
@@ -330,55 +333,80 @@ module hwprof_hpt_probation #(
   // descriptor writes (sel3) changes: its match, count + m and its place
   // in the minimum order are recomputed for both outcomes, against the
   // other entries of row2; the rest is S2's.
+  // For each entry v that this descriptor may write, the choice on the
+  // row so written is made in full (its pairs with v: v's new count
+  // against row2's counts; the other pairs: S2's), and sel3 picks at the
+  // end, so the compares do not wait for this descriptor's choice.
   logic                               fp_eq;
-  logic [ProbWays-1:0]                match_r, match_a, sel_r, sel_a;
-  logic [ProbWays-1:0][ProbWays-1:0]  ord_r, ord_a, q_r, q_a;
+  logic [ProbWays-1:0]                sel_r, sel_a;
+  logic [ProbWays-1:0][ProbWays-1:0]  q_r, q_a, sel_rv, sel_av;
   logic [ProbWays-1:0][CountBits-1:0] cm_r, cm_a;
-  logic [CountBits-1:0]               cm_empty;
 
-  assign fp_eq    = (s2_fp_q == s3_fp_q);
-  assign cm_empty = sat_add('0, s2_metric_i);
+  assign fp_eq = (s2_fp_q == s3_fp_q);
 
   for (genvar v = 0; v < ProbWays; v++) begin : gen_pkg
+    logic [ProbWays-1:0]               match_rv, match_av;
+    logic [ProbWays-1:0][ProbWays-1:0] ord_rv, ord_av;
     // Entry v written with this descriptor's c (R) or emptied (A).
-    assign match_r[v] = sel3[v] ? (fp_eq && cm3[v] != '0) : match2[v];
-    assign match_a[v] = sel3[v] ? 1'b0 : match2[v];
-    assign cm_r[v]    = sel3[v] ? sat_add(cm3[v], s2_metric_i) : cm2[v];
-    assign cm_a[v]    = sel3[v] ? cm_empty : cm2[v];
+    assign cm_r[v] = sel3[v] ? sat_add(cm3[v], s2_metric_i) : cm2[v];
+    assign cm_a[v] = sel3[v] ? cm_empty : cm2[v];
     // q_*[v][k]: entry v, so written, before entry k of row2.
     for (genvar k = 0; k < ProbWays; k++) begin : gen_q
       if (k == v) begin : gen_self
         assign q_r[v][k] = 1'b1;
         assign q_a[v][k] = 1'b1;
       end else if (v < k) begin : gen_lo
-        assign q_r[v][k] = (cm3[v] <= row2c[k].cnt);
+        assign q_r[v][k] = (cm3[v] <= row2[k].cnt);
         assign q_a[v][k] = 1'b1;
       end else begin : gen_hi
-        assign q_r[v][k] = (cm3[v] < row2c[k].cnt);
-        assign q_a[v][k] = (row2c[k].cnt != '0);
+        assign q_r[v][k] = (cm3[v] < row2[k].cnt);
+        assign q_a[v][k] = (row2[k].cnt != '0);
+      end
+    end
+    for (genvar w = 0; w < ProbWays; w++) begin : gen_w
+      if (w == v) begin : gen_written
+        assign match_rv[w] = fp_eq && (cm3[v] != '0);
+        assign match_av[w] = 1'b0;
+        assign ord_rv[w]   = q_r[v];
+        assign ord_av[w]   = q_a[v];
+      end else begin : gen_other
+        assign match_rv[w] = match2[w];
+        assign match_av[w] = match2[w];
+        // w before v: not v before w (the order is total).
+        for (genvar k = 0; k < ProbWays; k++) begin : gen_k
+          if (k == v) begin : gen_v
+            assign ord_rv[w][k] = !q_r[v][w];
+            assign ord_av[w][k] = !q_a[v][w];
+          end else begin : gen_s2o
+            assign ord_rv[w][k] = ord2[w][k];
+            assign ord_av[w][k] = ord2[w][k];
+          end
+        end
+      end
+    end
+    assign sel_rv[v] = choose(match_rv, ord_rv);
+    assign sel_av[v] = choose(match_av, ord_av);
+  end
+
+  always_comb begin
+    sel_r = '0;
+    sel_a = '0;
+    for (int unsigned v = 0; v < ProbWays; v++) begin
+      if (sel3[v]) begin
+        sel_r = sel_r | sel_rv[v];
+        sel_a = sel_a | sel_av[v];
       end
     end
   end
 
-  for (genvar w = 0; w < ProbWays; w++) begin : gen_ord
-    for (genvar k = 0; k < ProbWays; k++) begin : gen_k
-      // A pair with the written entry: its compare (w written: q[w][k];
-      // k written: not q[k][w], the order being total); else S2's.
-      assign ord_r[w][k] = sel3[w] ? q_r[w][k] : sel3[k] ? !q_r[k][w] : ord2[w][k];
-      assign ord_a[w][k] = sel3[w] ? q_a[w][k] : sel3[k] ? !q_a[k][w] : ord2[w][k];
-    end
-  end
-  assign sel_r = choose(match_r, ord_r);
-  assign sel_a = choose(match_a, ord_a);
-
   // Write history and fresh rows (a clear at the edge wins). w1 keeps the
-  // row in refusal form with the chosen entry and the admission bit, and
+  // row in refusal form, the admission bit and the admitted entry, and
   // the next descriptor's package for both outcomes.
   always_ff @(posedge clk_i) begin
     w1_addr_q <= s3_pidx_q;
     w1_rowr_q <= row_new;
-    w1_sel_q  <= sel3;
     w1_adm_q  <= admit_i;
+    w1_zero_q <= admit_i ? sel3 : '0;
     w1_selR_q <= sel_r;
     w1_selA_q <= sel_a;
     w1_cmR_q  <= cm_r;
@@ -391,7 +419,7 @@ module hwprof_hpt_probation #(
   always_comb begin
     w1_row = w1_rowr_q;
     for (int unsigned w = 0; w < ProbWays; w++) begin
-      if (w1_adm_q && w1_sel_q[w]) w1_row[w].cnt = '0;
+      if (w1_zero_q[w]) w1_row[w].cnt = '0;
     end
   end
 
