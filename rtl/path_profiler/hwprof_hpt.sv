@@ -22,7 +22,9 @@
 //              emptied); else reject, the victim untouched (its acc is
 //              rewritten as it is) and c kept in the probation area.
 //              The area runs beside S0..S3 (its own forwarding from its
-//              own write history): no stage, no stall.
+//              own write history): no stage, no stall. Its choice is
+//              prepared before S3, where only c > acc is compared (for
+//              every entry, against both victim candidates).
 //   Incomplete descriptors only count in IGNORED. sat() clips at 2^32-1
 //   and counts in SATURATIONS.
 //
@@ -799,16 +801,13 @@ module hwprof_hpt #(
   // Probation area (lfu+prob): its count for the descriptor in S3 against
   // both victim candidates; the row is updated on a miss with a full set.
   if (HasProb) begin : gen_prob
-    // The area prepares its choice before S3 (hwprof_hpt_probation): here
-    // only the compares c > acc are made, for every entry of the row
-    // against both victim candidates (w1's accumulator for way j, each
-    // other way's S2 accumulator for the minimum of the others), straight
-    // from the registers; the chosen entry and win_ex pick.
-    logic [ProbWays-1:0][ProbCountBits-1:0] pcnt;
-    logic [ProbWays-1:0]                    psel, gt_j;
-    logic [ProbWays-1:0][Ways-1:0]          gt_x;
-    logic [ProbCountBits-1:0]               cnt;
-
+    // The area prepares its choice and count c before S3
+    // (hwprof_hpt_probation): here only c > acc is compared, against both
+    // victim candidates (w1's accumulator for way j, each other way's S2
+    // accumulator for the minimum of the others), straight from the
+    // registers; win_ex picks as for erode's ex_gt.
+    logic [ProbCountBits-1:0] cnt;
+    logic [Ways-1:0]          gt_x;
     localparam int unsigned CntCmpW = (ProbCountBits > AccW) ? ProbCountBits : AccW;
 
     /// cnt > acc.
@@ -834,26 +833,16 @@ module hwprof_hpt #(
       .dirs_i     (in_dirs_i),
       .clear_i    (cmd_clear),
       .s2_metric_i(s2_metric_q),
-      .s3_cnt_o   (pcnt),
-      .s3_sel_o   (psel),
       .s3_count_o (cnt),
       .we_i       (commit && miss_full && is_prob),
       .admit_i    (take_j ? adm_j : adm_x)
     );
-    for (genvar p = 0; p < ProbWays; p++) begin : gen_gt
-      assign gt_j[p] = cnt_gt(pcnt[p], w1_acc);
-      for (genvar w = 0; w < Ways; w++) begin : gen_way
-        assign gt_x[p][w] = cnt_gt(pcnt[p], s3_a2_q[w]);
-      end
-    end
-    always_comb begin
-      adm_x = 1'b0;
-      for (int unsigned p = 0; p < ProbWays; p++) begin
-        for (int unsigned w = 0; w < Ways; w++) adm_x = adm_x | (psel[p] && win_ex[w] && gt_x[p][w]);
-      end
+    for (genvar w = 0; w < Ways; w++) begin : gen_gt
+      assign gt_x[w] = cnt_gt(cnt, s3_a2_q[w]);
     end
     assign prob_c = AccW'(cnt);
-    assign adm_j  = |(psel & gt_j);
+    assign adm_j  = cnt_gt(cnt, w1_acc);
+    assign adm_x  = |(win_ex & gt_x);
   end else begin : gen_no_prob
     assign prob_c = '0;
     assign adm_j  = 1'b0;

@@ -19,8 +19,7 @@
 // the metric m; else the lowest entry with the minimum count (an empty one
 // first) takes the fingerprint and adds m to the count it had; counts
 // saturate at 2^CountBits - 1. s3_count_o is that new count c; hwprof_hpt
-// compares it with the victim's accumulator (s3_cnt_o: each entry's count
-// + m, so that it compares every entry and lets s3_sel_o pick). On
+// compares it with the victim's accumulator. On
 // admission (admit_i) the entry's count is written 0 (emptied), else c.
 //
 // Forwarding: the row read at acceptance (edge t) misses the row writes
@@ -69,13 +68,8 @@ module hwprof_hpt_probation #(
   input  wire logic                 clear_i,
   /// The metric of the descriptor in S2.
   input  wire logic [MetricW-1:0]   s2_metric_i,
-  /// S3: per entry of the descriptor's row, its count after adding the
-  /// metric (what the count becomes if that entry is the chosen one).
-  output logic [ProbWays-1:0][CountBits-1:0] s3_cnt_o,
-  /// S3: the descriptor's entry, one-hot.
-  output logic [ProbWays-1:0]       s3_sel_o,
   /// S3: the count of the descriptor's probation entry after adding the
-  /// metric (c: s3_cnt_o of the s3_sel_o entry).
+  /// metric (c; from a register picked by registers).
   output logic [CountBits-1:0]      s3_count_o,
   /// S3: the descriptor updates its probation row at this edge.
   input  wire logic                 we_i,
@@ -155,6 +149,7 @@ module hwprof_hpt_probation #(
   logic                w1_adm_q;
   logic [ProbWays-1:0] w1_zero_q;  // the admitted entry (admission and chosen)
   logic [ProbWays-1:0][CountBits-1:0] w1_cmR_q, w1_cmA_q;
+  logic [CountBits-1:0] w1_cR_q, w1_cA_q;
 
   logic in_m4;
   assign in_m4 = w1_en_q && (in_pidx == w1_addr_q) && !clear_i;
@@ -280,14 +275,24 @@ module hwprof_hpt_probation #(
   assign ord2 = order(row2);
   assign sel2 = choose(match2, ord2);
 
+  logic [CountBits-1:0] c2;  // the chosen entry's count + m
+  always_comb begin
+    c2 = '0;
+    for (int unsigned w = 0; w < ProbWays; w++) begin
+      if (sel2[w]) c2 = c2 | cm2[w];
+    end
+  end
+
   logic [ProbWays-1:0]                s3_sel_q;
   logic [ProbWays-1:0][CountBits-1:0] s3_cm_q;
+  logic [CountBits-1:0]               s3_c_q;
   logic [CountBits-1:0]               cm_empty;  // sat(0 + m)
   assign cm_empty = sat_add('0, s2_metric_i);
   always_ff @(posedge clk_i) begin
     s3_row_q <= clear_i ? '0 : row2;
     s3_sel_q <= clear_i ? ProbWays'(1) : sel2;
     s3_cm_q  <= clear_i ? {ProbWays{cm_empty}} : cm2;
+    s3_c_q   <= clear_i ? cm_empty : c2;
   end
 
   // ---------------------------------------------------------------------
@@ -308,14 +313,7 @@ module hwprof_hpt_probation #(
   assign sel3 = !m1 ? s3_sel_q : w1_adm_q ? w1_selA_q : w1_selR_q;
   assign cm3  = !m1 ? s3_cm_q : w1_adm_q ? w1_cmA_q : w1_cmR_q;
 
-  always_comb begin
-    c3 = '0;
-    for (int unsigned w = 0; w < ProbWays; w++) begin
-      if (sel3[w]) c3 = c3 | cm3[w];
-    end
-  end
-  assign s3_cnt_o   = cm3;
-  assign s3_sel_o   = sel3;
+  assign c3   = !m1 ? s3_c_q : w1_adm_q ? w1_cA_q : w1_cR_q;
   assign s3_count_o = c3;
 
   // The row written (refusal form: the chosen entry {fp, c}; an admission
@@ -340,7 +338,9 @@ module hwprof_hpt_probation #(
   logic                               fp_eq;
   logic [ProbWays-1:0]                sel_r, sel_a;
   logic [ProbWays-1:0][ProbWays-1:0]  q_r, q_a, sel_rv, sel_av;
-  logic [ProbWays-1:0][CountBits-1:0] cm_r, cm_a;
+  logic [ProbWays-1:0][CountBits-1:0] cm_r, cm_a, cm_new;
+  logic [CountBits-1:0]               c_r, c_a;
+  logic [ProbWays-1:0][CountBits-1:0] c_rv, c_av;
 
   assign fp_eq = (s2_fp_q == s3_fp_q);
 
@@ -348,8 +348,9 @@ module hwprof_hpt_probation #(
     logic [ProbWays-1:0]               match_rv, match_av;
     logic [ProbWays-1:0][ProbWays-1:0] ord_rv, ord_av;
     // Entry v written with this descriptor's c (R) or emptied (A).
-    assign cm_r[v] = sel3[v] ? sat_add(cm3[v], s2_metric_i) : cm2[v];
-    assign cm_a[v] = sel3[v] ? cm_empty : cm2[v];
+    assign cm_new[v] = sat_add(cm3[v], s2_metric_i);
+    assign cm_r[v]   = sel3[v] ? cm_new[v] : cm2[v];
+    assign cm_a[v]   = sel3[v] ? cm_empty : cm2[v];
     // q_*[v][k]: entry v, so written, before entry k of row2.
     for (genvar k = 0; k < ProbWays; k++) begin : gen_q
       if (k == v) begin : gen_self
@@ -386,15 +387,28 @@ module hwprof_hpt_probation #(
     end
     assign sel_rv[v] = choose(match_rv, ord_rv);
     assign sel_av[v] = choose(match_av, ord_av);
+    // The chosen entry's count + m on the row so written.
+    always_comb begin
+      c_rv[v] = '0;
+      c_av[v] = '0;
+      for (int unsigned w = 0; w < ProbWays; w++) begin
+        if (sel_rv[v][w]) c_rv[v] = c_rv[v] | ((w == v) ? cm_new[v] : cm2[w]);
+        if (sel_av[v][w]) c_av[v] = c_av[v] | ((w == v) ? cm_empty : cm2[w]);
+      end
+    end
   end
 
   always_comb begin
     sel_r = '0;
     sel_a = '0;
+    c_r   = '0;
+    c_a   = '0;
     for (int unsigned v = 0; v < ProbWays; v++) begin
       if (sel3[v]) begin
         sel_r = sel_r | sel_rv[v];
         sel_a = sel_a | sel_av[v];
+        c_r   = c_r | c_rv[v];
+        c_a   = c_a | c_av[v];
       end
     end
   end
@@ -411,6 +425,8 @@ module hwprof_hpt_probation #(
     w1_selA_q <= sel_a;
     w1_cmR_q  <= cm_r;
     w1_cmA_q  <= cm_a;
+    w1_cR_q   <= c_r;
+    w1_cA_q   <= c_a;
     w2_row_q  <= w1_row;
     w3_row_q  <= w2_row_q;
   end
