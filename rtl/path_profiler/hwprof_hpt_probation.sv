@@ -25,8 +25,8 @@
 // Forwarding: the row read at acceptance (edge t) misses the row writes
 // L(t-1) (landing at t: the read collides), L(t), L(t+1), L(t+2). Each
 // write carries the whole row, so a match (same row, compared at
-// acceptance) replaces the row: m4, m3, m2 in S2 from the write history
-// (w3, w2, w1), m1 in S3 from w1. A clear kills the write of its edge and
+// acceptance) replaces the row: m4, m3 at the S1 -> S2 register from the
+// write history (w2, w1), m2 in S2 and m1 in S3 from w1. A clear kills the write of its edge and
 // every flag in flight, and empties the row of every descriptor in S1..S2.
 //
 // Timing: the choice (the entry and its count + m) is made in S2 on the
@@ -136,7 +136,7 @@ module hwprof_hpt_probation #(
   logic [PSetW-1:0]    s1_pidx_q, s2_pidx_q, s3_pidx_q;
   logic [FpBits-1:0]   s1_fp_q, s2_fp_q, s3_fp_q;
   logic                s1_e3_q, s1_e2_q, s1_e1_q, s2_e1_q, s3_e1_q;
-  logic                s1_m4_q, s2_m4_q, s2_m3_q, s2_m2_q;
+  logic                s1_m4_q, s2_m2_q;
   row_t                s2_row_q, s3_row_q;
   logic                w1_en_q;
   logic [PSetW-1:0]    w1_addr_q;
@@ -144,7 +144,7 @@ module hwprof_hpt_probation #(
   // bit and the admitted entry (w1_row: the row as written, that entry
   // emptied); the package of the next descriptor for both outcomes (S3
   // below).
-  row_t                w1_rowr_q, w1_row, w2_row_q, w3_row_q;
+  row_t                w1_rowr_q, w1_row, w2_row_q;
   logic [ProbWays-1:0] w1_selR_q, w1_selA_q;
   logic                w1_adm_q;
   logic [ProbWays-1:0] w1_zero_q;  // the admitted entry (admission and chosen)
@@ -157,15 +157,10 @@ module hwprof_hpt_probation #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s1_m4_q <= 1'b0;
-      s2_m4_q <= 1'b0;
-      s2_m3_q <= 1'b0;
       s2_m2_q <= 1'b0;
       w1_en_q <= 1'b0;
     end else begin
       s1_m4_q <= go_i && in_m4;
-      s2_m4_q <= s1_m4_q && !clear_i;
-      // w1 holds L(t) now.
-      s2_m3_q <= w1_en_q && s1_e3_q && !clear_i;
       // w1 will hold L(t+1) in S2.
       s2_m2_q <= we_i && s1_e2_q && !clear_i;
       w1_en_q <= we_i && !clear_i;
@@ -206,9 +201,17 @@ module hwprof_hpt_probation #(
     .rdata_o(ram_rdata)
   );
 
-  // S1: a stale row (or one cleared at this edge) is empty.
+  // S1: a stale row (or one cleared at this edge) is empty; the writes
+  // L(t) (w1 now, m3) and L(t-1) (w2 now, m4), the most recent first,
+  // replace it at the register (picked from registers beside the RAM
+  // read: one level of logic after the RAM), so S2 merges only L(t+1).
+  logic s1_m3, s1_fw;
+  row_t s1_fw_row;
+  assign s1_m3     = w1_en_q && s1_e3_q;
+  assign s1_fw     = (s1_m3 || s1_m4_q) && !clear_i;
+  assign s1_fw_row = s1_m3 ? w1_row : w2_row_q;
   always_ff @(posedge clk_i) begin
-    s2_row_q <= (fresh_q[s1_pidx_q] && !clear_i) ? ram_rdata : '0;
+    s2_row_q <= s1_fw ? s1_fw_row : (fresh_q[s1_pidx_q] && !clear_i) ? ram_rdata : '0;
   end
 
   // ---------------------------------------------------------------------
@@ -255,8 +258,7 @@ module hwprof_hpt_probation #(
   endfunction
 
   // ---------------------------------------------------------------------
-  // S2: the writes L(t+1) (w1), L(t) (w2), L(t-1) (w3), most recent first;
-  // then the choice on that row, prepared for S3: per entry its
+  // S2: the write L(t+1) (w1, m2) replaces the row; then the choice on that row, prepared for S3: per entry its
   // fingerprint match, its count + m (cm2), the minimum order and the
   // chosen entry. A clear at this edge empties the row: S3 gets the empty
   // row's choice (entry 0, every count m), set at the register.
@@ -266,7 +268,7 @@ module hwprof_hpt_probation #(
   logic [ProbWays-1:0][ProbWays-1:0] ord2;
   logic [ProbWays-1:0][CountBits-1:0] cm2;
 
-  assign row2 = s2_m2_q ? w1_row : s2_m3_q ? w2_row_q : s2_m4_q ? w3_row_q : s2_row_q;
+  assign row2 = s2_m2_q ? w1_row : s2_row_q;
 
   for (genvar w = 0; w < ProbWays; w++) begin : gen_s2
     assign match2[w] = (row2[w].cnt != '0) && (row2[w].fp == s2_fp_q);
@@ -428,7 +430,6 @@ module hwprof_hpt_probation #(
     w1_cR_q   <= c_r;
     w1_cA_q   <= c_a;
     w2_row_q  <= w1_row;
-    w3_row_q  <= w2_row_q;
   end
 
   // w1's row as written: the admitted entry emptied.
