@@ -314,12 +314,11 @@ module hwprof_hpt_probation #(
   assign row3 = m1 ? w1_row : s3_row_q;
   assign sel3 = !m1 ? s3_sel_q : w1_adm_q ? w1_selA_q : w1_selR_q;
   assign cm3  = !m1 ? s3_cm_q : w1_adm_q ? w1_cmA_q : w1_cmR_q;
-
   assign c3   = !m1 ? s3_c_q : w1_adm_q ? w1_cA_q : w1_cR_q;
   assign s3_count_o = c3;
 
   // The row written (refusal form: the chosen entry {fp, c}; an admission
-  // empties it through w1_adm_q after the register).
+  // empties it after the register, through w1_zero_q).
   always_comb begin
     row_new = row3;
     for (int unsigned w = 0; w < ProbWays; w++) begin
