@@ -22,7 +22,9 @@
 //              emptied); else reject, the victim untouched (its acc is
 //              rewritten as it is) and c kept in the probation area.
 //              The area runs beside S0..S3 (its own forwarding from its
-//              own write history): no stage, no stall.
+//              own write history): no stage, no stall. Its choice is
+//              prepared before S3, where only c > acc is compared (for
+//              every entry, against both victim candidates).
 //   Incomplete descriptors only count in IGNORED. sat() clips at 2^32-1
 //   and counts in SATURATIONS.
 //
@@ -799,8 +801,23 @@ module hwprof_hpt #(
   // Probation area (lfu+prob): its count for the descriptor in S3 against
   // both victim candidates; the row is updated on a miss with a full set.
   if (HasProb) begin : gen_prob
-    localparam int unsigned CntCmpW = (ProbCountBits > AccW) ? ProbCountBits : AccW;
+    // The area prepares its choice and count c before S3
+    // (hwprof_hpt_probation): here only c > acc is compared, against both
+    // victim candidates (w1's accumulator for way j, each other way's S2
+    // accumulator for the minimum of the others), straight from the
+    // registers; win_ex picks as for erode's ex_gt.
     logic [ProbCountBits-1:0] cnt;
+    logic [Ways-1:0]          gt_x;
+    localparam int unsigned CntCmpW = (ProbCountBits > AccW) ? ProbCountBits : AccW;
+
+    /// cnt > acc.
+    function automatic logic cnt_gt(logic [ProbCountBits-1:0] c, logic [AccW-1:0] a);
+      logic [CntCmpW-1:0] aw;
+      aw = CntCmpW'(a);
+      // a < 2^ProbCountBits and c above its low bits.
+      return ((aw >> ProbCountBits) == '0) && (c > ProbCountBits'(aw));
+    endfunction
+
     hwprof_hpt_probation #(
       .ProbSets (ProbSets),
       .ProbWays (ProbWays),
@@ -815,14 +832,17 @@ module hwprof_hpt #(
       .length_i   (in_length_i),
       .dirs_i     (in_dirs_i),
       .clear_i    (cmd_clear),
-      .s3_metric_i(s3_metric_q),
+      .s2_metric_i(s2_metric_q),
       .s3_count_o (cnt),
       .we_i       (commit && miss_full && is_prob),
       .admit_i    (take_j ? adm_j : adm_x)
     );
+    for (genvar w = 0; w < Ways; w++) begin : gen_gt
+      assign gt_x[w] = cnt_gt(cnt, s3_a2_q[w]);
+    end
     assign prob_c = AccW'(cnt);
-    assign adm_j  = CntCmpW'(cnt) > CntCmpW'(w1_acc);
-    assign adm_x  = CntCmpW'(cnt) > CntCmpW'(ex_a2);
+    assign adm_j  = cnt_gt(cnt, w1_acc);
+    assign adm_x  = |(win_ex & gt_x);
   end else begin : gen_no_prob
     assign prob_c = '0;
     assign adm_j  = 1'b0;
