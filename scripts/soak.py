@@ -2,10 +2,15 @@
 """make soak: long seeded random lock-step runs of every RTL unit, plus the
 shipped real traces through every unit (docs/verification.md "Soak").
 
-  scripts/soak.py BUILD [--seconds S] [--cycles C] [--jobs J] [--seed N] [--seeds K] [--short] [--out DIR]
+  scripts/soak.py BUILD [--seconds S] [--cycles C] [--jobs J] [--seed N] [--seeds K] [--short]
+                        [--long DIR] [--out DIR]
 
 Phase 1 runs every lock-step test that replays a shipped trace
-(tests/traces/) once, in every test executable. Phase 2 repeats, until
+(tests/traces/) once, in every test executable. With --long DIR, phase 1b
+runs the same tests again over the traces in DIR (HWPROF_TRACES=DIR; make
+soak gives tests/traces/long: gcc cc1 and sqlite3, 53 million records),
+whole (the trace tests' record caps lifted: DET_TRACE_RECORDS=0, RAP_EVENTS
+at LONG_RAP_EVENTS, the RAP engine being the slowest lock-step). Phase 2 repeats, until
 --seconds have passed, a round over every test executable with the seeded
 random tests (gtest filter *Random*), each round with a fresh base seed
 (printed; SEED=<n> on the command line replays a round exactly, --seed
@@ -32,6 +37,9 @@ TBS = ["tb_prim", "tb_branch_queue", "tb_path_stack", "tb_hpt", "tb_path_profile
        "tb_markov", "tb_dcr", "tb_detector", "tb_rap"]
 SHIPPED_FILTER = "*Shipped*:*RealTrace*:*Real*:*Gzip*"
 RANDOM_FILTER = "*Random*"
+# Phase 1b: events per long trace through the RAP engine (its lock-step runs
+# at about 55,000 cycles/s, a tenth of the other units).
+LONG_RAP_EVENTS = 2_000_000
 CYCLES_FILE = Path()  # set in main(): each test process appends its harness cycles (sim/rtl_harness.h)
 
 
@@ -71,6 +79,7 @@ def main():
                     help="seeds per random test (SEEDS=); 0: each test's own sweep, which also checks that "
                          "the sweep reaches its corners (overflow, split, ...), so fewer seeds can fail those checks")
     ap.add_argument("--short", action="store_true")
+    ap.add_argument("--long", default="", help="phase 1b: the trace tests again over this directory's traces")
     ap.add_argument("--out", default="", help="log directory (default BUILD/soak)")
     a = ap.parse_args()
     if a.seconds <= 0 and a.cycles <= 0 and not a.short:
@@ -122,6 +131,16 @@ def main():
     print(f"[soak] phase 1: shipped traces through every unit ({'gzip only' if a.short else 'every trace'})")
     gf = SHIPPED_FILTER if not a.short else ":".join(f"{f}gzip*" for f in ("*Shipped*", "*RealTrace*"))
     steps([(tb, gf, {}, "shipped") for tb in tbs])
+    if a.long and not a.short and not failures:
+        if not Path(a.long).is_dir():
+            sys.exit(f"soak: --long {a.long}: not a directory")
+        print(f"[soak] phase 1b: the trace tests over {a.long}, whole traces", flush=True)
+        env_long = {"HWPROF_TRACES": str(Path(a.long).resolve()), "DET_TRACE_RECORDS": "0",
+                    "RAP_EVENTS": str(LONG_RAP_EVENTS)}
+        # The slowest first, so that the jobs finish together.
+        order = ["tb_hpt", "tb_path_profiler", "tb_path_stack", "tb_branch_queue", "tb_detector", "tb_dcr",
+                 "tb_rap", "tb_markov", "tb_prim"]
+        steps([(tb, SHIPPED_FILTER, env_long, "long") for tb in sorted(tbs, key=order.index)])
     rounds = 0
     rng = random.SystemRandom()
     seed = a.seed if a.seed is not None else rng.randrange(1, 2**31)

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -21,20 +22,43 @@ inline std::string current_test_name() {
   return n;
 }
 
-/// The shipped real traces (HWPROF_TRACE_DIR, set at compile time): every
-/// *.hwpt, *.hwpt.zst, *.trace and *.trace.zst, sorted.
+/// The real traces the trace tests replay: every *.hwpt, *.hwpt.zst, *.trace
+/// and *.trace.zst in HWPROF_TRACE_DIR (set at compile time: the shipped
+/// ones), sorted. The environment variable HWPROF_TRACES, when set, replaces
+/// that list with its own: ':'-separated trace files or directories (each
+/// directory's traces sorted), in the order given. make soak uses it to run
+/// the same lock-step tests over the long traces (tests/traces/long).
 inline std::vector<std::string> shipped_traces() {
   std::vector<std::string> v;
-#ifdef HWPROF_TRACE_DIR
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(HWPROF_TRACE_DIR, ec)) {
-    const std::string p = e.path().string();
+  auto is_trace = [](const std::string& p) {
     auto ends = [&p](const std::string& s) {
       return p.size() >= s.size() && p.compare(p.size() - s.size(), s.size(), s) == 0;
     };
-    if (ends(".hwpt") || ends(".hwpt.zst") || ends(".trace") || ends(".trace.zst")) v.push_back(p);
+    return ends(".hwpt") || ends(".hwpt.zst") || ends(".trace") || ends(".trace.zst");
+  };
+  auto add_dir = [&](const std::string& dir) {
+    std::vector<std::string> d;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+      if (is_trace(e.path().string())) d.push_back(e.path().string());
+    std::sort(d.begin(), d.end());
+    v.insert(v.end(), d.begin(), d.end());
+  };
+  if (const char* env = std::getenv("HWPROF_TRACES"); env && *env) {
+    std::string list = env;
+    for (size_t b = 0; b <= list.size();) {
+      const size_t e = std::min(list.find(':', b), list.size());
+      const std::string item = list.substr(b, e - b);
+      if (!item.empty()) {
+        if (std::filesystem::is_directory(item)) add_dir(item);
+        else v.push_back(item);  // a missing file fails in the test that opens it, naming it
+      }
+      b = e + 1;
+    }
+    return v;
   }
-  std::sort(v.begin(), v.end());
+#ifdef HWPROF_TRACE_DIR
+  add_dir(HWPROF_TRACE_DIR);
 #endif
   return v;
 }
