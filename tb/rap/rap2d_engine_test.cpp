@@ -181,13 +181,7 @@ TEST(Rap2dEngine, RandomStreams) {
     const RapEngineConfig cfg = s % 2 == 0 ? kRap2dSmall : kRap2dSmallFf;
     Both b(cfg, s);
     Throttle idle(s * 3, env.idle_for(s)), stall(s * 5, env.stall_for(s));
-    RapReplayConfig rc;
-    rc.eps_q16 = uint32_t(rng() % 3 == 0 ? rng() % 65536 : 655 * (1 + rng() % 10));
-    rc.merge_first = uint32_t(1 + rng() % 300);
-    rc.buffer = s % 3 == 0 ? 0 : unsigned(rng() % (kRapBufMaxDepth + 1));
-    rc.node_cap = rng() % 3 == 0 ? uint32_t(1 + rng() % cfg.cap_max()) : 0;
-    rc.idle = [&idle] { return idle(); };
-    rc.stall = [&stall] { return stall(); };
+    const RapReplayConfig rc = hwprof::tb::rap_random_replay(rng, cfg, s % 3 == 0, idle, stall);
     const unsigned hot = 1 + unsigned(rng() % 6);
     std::vector<uint32_t> code_base(hot), data_base(hot);
     for (unsigned h = 0; h < hot; ++h) {

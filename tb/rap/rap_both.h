@@ -12,6 +12,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "rap_engine_lockstep.h"
 #include "rap_event_buffer.h"
 #include "rap_replay.h"
+#include "sim_env.h"
 #include "trace_source.h"
 
 namespace hwprof::tb {
@@ -148,6 +150,25 @@ model::RapReplayResult rap_run_and_check(RapBothT<Model>& b, const model::RapEve
   EXPECT_EQ(r.counters.peak, ref.stats().peak_nodes);
   EXPECT_EQ(r.counters.nodes, ref.node_count());
   return r;
+}
+
+/// The replay parameters of the seeded random tests (RapEngine and
+/// Rap2dEngine RandomStreams), drawn from `rng` in a fixed order: eps (a
+/// third of the draws anywhere in [0, 1), else a multiple of 1%),
+/// merge-first 1..300, buffer depth 0..kRapBufMaxDepth (0 without a draw when
+/// `no_buffer`), node cap (a third of the draws 1..cap_max, else the
+/// default); bubbles and dump backpressure from `idle` and `stall`, which
+/// must outlive the replay.
+inline model::RapReplayConfig rap_random_replay(std::mt19937_64& rng, const model::RapEngineConfig& cfg,
+                                                bool no_buffer, Throttle& idle, Throttle& stall) {
+  model::RapReplayConfig rc;
+  rc.eps_q16 = uint32_t(rng() % 3 == 0 ? rng() % 65536 : 655 * (1 + rng() % 10));
+  rc.merge_first = uint32_t(1 + rng() % 300);
+  rc.buffer = no_buffer ? 0 : unsigned(rng() % (model::kRapBufMaxDepth + 1));
+  rc.node_cap = rng() % 3 == 0 ? uint32_t(1 + rng() % cfg.cap_max()) : 0;
+  rc.idle = [&idle] { return idle(); };
+  rc.stall = [&stall] { return stall(); };
+  return rc;
 }
 
 }  // namespace hwprof::tb

@@ -23,7 +23,6 @@ using hwprof::model::RapEvent;
 using hwprof::model::RapEventSource;
 using hwprof::model::RapReplayConfig;
 using hwprof::model::RapReplayResult;
-using hwprof::model::RapTree;
 using hwprof::tb::kRapSmall;
 using hwprof::tb::kRapSmallFf;
 
@@ -41,18 +40,7 @@ RapEventSource corner_source(const std::vector<RapEvent>& v) {
 }
 
 RapReplayResult corner_run(Both& b, const std::vector<RapEvent>& ev, const RapReplayConfig& rc) {
-  const RapReplayResult r = hwprof::model::replay_rap(b, corner_source(ev), rc);
-  const RapTree ref = hwprof::tb::rap_reference(hwprof::tb::rap_params_of(b.cfg(), rc), rc.buffer, corner_source(ev));
-  EXPECT_EQ(hwprof::tb::rap_nodes_str(hwprof::model::rap_dump_nodes(r.beats, b.cfg().range_bits)),
-            hwprof::tb::rap_nodes_str(hwprof::model::rap_tree_nodes(ref)));
-  EXPECT_TRUE(b.model().tree().same_tree(ref));
-  EXPECT_EQ(r.counters.n, ref.n());
-  EXPECT_EQ(r.counters.splits, ref.stats().splits);
-  EXPECT_EQ(r.counters.skipped, ref.stats().splits_skipped);
-  EXPECT_EQ(r.counters.merges, ref.stats().merges);
-  EXPECT_EQ(r.counters.sched, ref.stats().scheduled_passes);
-  EXPECT_EQ(r.counters.cap, ref.stats().capacity_passes);
-  return r;
+  return hwprof::tb::rap_run_and_check(b, corner_source(ev), corner_source(ev), rc);
 }
 
 }  // namespace

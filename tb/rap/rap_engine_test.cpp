@@ -329,13 +329,7 @@ TEST(RapEngine, RandomStreams) {
     const RapEngineConfig cfg = s % 3 == 0 ? kRapDefault : s % 3 == 1 ? kRapSmall : kRapSmallFf;
     Both b(cfg, s);
     Throttle idle(s * 3, env.idle_for(s)), stall(s * 5, env.stall_for(s));
-    RapReplayConfig rc;
-    rc.eps_q16 = uint32_t(rng() % 3 == 0 ? rng() % 65536 : 655 * (1 + rng() % 10));
-    rc.merge_first = uint32_t(1 + rng() % 300);
-    rc.buffer = unsigned(rng() % (kRapBufMaxDepth + 1));
-    rc.node_cap = rng() % 3 == 0 ? uint32_t(1 + rng() % cfg.cap_max()) : 0;
-    rc.idle = [&idle] { return idle(); };
-    rc.stall = [&stall] { return stall(); };
+    const RapReplayConfig rc = hwprof::tb::rap_random_replay(rng, cfg, false, idle, stall);
     const unsigned n = cfg.range_bits == 8 ? 1500 : 4000;
     std::vector<RapEvent> ev(n);
     const unsigned hot = 1 + unsigned(rng() % 12);
