@@ -5,23 +5,25 @@
 /// BBV phase detector (hwprof_board_units, fed through hwprof_board_fanout as
 /// the board shell feeds them).
 ///
-///   picorv32 --rvfi--> hwprof_rvfi_ingress --branch records--+
-///            --rvfi (loads/stores, rap_val_i)--> val FIFO ---+--> merge -> hwprof_board_fanout
-///                                                                -> hwprof_board_units (path, RAP, DCR, BBV)
+///   picorv32 --rvfi--> hwprof_rvfi_ingress --branch records---------------+
+///                                          --val records (rap_val_i)------+--> merge -> hwprof_board_fanout
+///                                                                             -> hwprof_board_units (path, RAP, DCR, BBV)
 ///
 /// Records: branch records from the ingress go to every unit; with
-/// rap_val_i a `val` record (value = rvfi_mem_addr, weight 1) of every
-/// retired load and store goes to the RAP engine, which then takes no branch
+/// rap_val_i the ingress' val port gives a `val` record (value =
+/// rvfi_mem_addr, weight 1) of every retired load and store that does not
+/// trap, for the RAP engine, which then takes no branch
 /// records (its value profile); without, no val records are made and the RAP
 /// engine takes the code profile of the branch records (as the board units
 /// do). The merge offers a branch record before a val record (a branch
 /// record stays offered until every unit took it, so the fan-out's partial
 /// state never changes record).
 /// Backpressure: RVFI cannot stall the core, but the SoC can stall its
-/// memory: while a record waits for a unit (or the val FIFO holds two or
-/// more) the memory answers nothing, so the core retires at most the
-/// instruction it is executing and the ingress FIFO (IngressDepth) never
-/// overflows: the units see the whole retire stream.
+/// memory: while a record waits for a unit, or a val record waits behind a
+/// branch record, the memory answers nothing, so the core retires at most
+/// the instruction it is executing and neither ingress FIFO (IngressDepth,
+/// IngressValDepth) overflows: the units see the whole retire stream
+/// (assertion val_none_dropped for the val FIFO).
 ///
 /// Memory map (the addresses of qemu's `virt` machine, so one ELF runs on
 /// both):
@@ -56,6 +58,8 @@ module hwprof_soc_top #(
   parameter int unsigned Rv32imc = 0,
   /// Records the ingress FIFO holds.
   parameter int unsigned IngressDepth = 8,
+  /// Val records the ingress' val FIFO holds.
+  parameter int unsigned IngressValDepth = 4,
   /// Path profiler: branch queue depth.
   parameter int unsigned QueueDepth = 4,
   /// Path profiler: path stack entries.
@@ -146,6 +150,17 @@ module hwprof_soc_top #(
   output logic [31:0]                ing_order_gaps_o,
   /// rvfi_halt seen.
   output logic                       ing_halted_o,
+  /// Val records made.
+  output logic [31:0]                ing_vals_o,
+  /// Val records dropped (val FIFO full).
+  output logic [31:0]                ing_val_dropped_o,
+  // Val record probe (ingress val port -> merge).
+  /// The ingress offers a val record.
+  output logic                       val_valid_o,
+  /// The merge takes it.
+  output logic                       val_ready_o,
+  /// Its data address.
+  output logic [31:0]                val_data_o,
   /// A val record entered the merge (taken by the RAP engine).
   output logic                       val_taken_o,
   /// Cycles the memory held the core because a record waited.
@@ -317,14 +332,17 @@ module hwprof_soc_top #(
   end
 
   // --------------------------------------------------------------- ingress
-  logic rec_ready;
+  logic rec_ready, val_ready;
 
   hwprof_rvfi_ingress #(
-    .Depth(IngressDepth)
+    .Depth   (IngressDepth),
+    .Nret    (1),
+    .ValDepth(IngressValDepth)
   ) u_ingress (
     .clk_i,
     .rst_ni,
     .ev_sel_i,
+    .val_en_i        (rap_val_i),
     .rvfi_valid_i    (rvfi_valid_o && core_resetn),
     .rvfi_order_i    (rvfi_order_o),
     .rvfi_insn_i     (rvfi_insn_o),
@@ -335,73 +353,56 @@ module hwprof_soc_top #(
     .rvfi_pc_wdata_i (rvfi_pc_wdata_o),
     .rvfi_mem_rmask_i(rvfi_mem_rmask_o),
     .rvfi_mem_wmask_i(rvfi_mem_wmask_o),
+    .rvfi_mem_addr_i (rvfi_mem_addr_o),
     .event_i         (1'b0),
     .out_valid_o     (rec_valid_o),
     .out_ready_i     (rec_ready),
     .out_data_o      (rec_data_o),
+    .val_valid_o,
+    .val_ready_i     (val_ready),
+    .val_data_o,
     .retired_o       (ing_retired_o),
     .records_o       (ing_records_o),
     .dropped_o       (ing_dropped_o),
     .traps_o         (ing_traps_o),
     .intrs_o         (ing_intrs_o),
     .order_gaps_o    (ing_order_gaps_o),
+    .vals_o          (ing_vals_o),
+    .val_dropped_o   (ing_val_dropped_o),
     .halted_o        (ing_halted_o)
   );
 
   assign rec_ready_o = rec_ready;
-
-  // ------------------------------------------------------------ val records
-  // A retired load or store (not trapping) makes a val record of its data
-  // address when rap_val_i.
-  localparam int unsigned ValDepth = 4;
-  logic        val_push, val_valid, val_ready, val_in_ready;
-  logic [31:0] val_addr;
-  logic [$clog2(ValDepth + 1)-1:0] val_count;
-
-  assign val_push = rap_val_i && rvfi_valid_o && core_resetn && !rvfi_trap_o &&
-                    (rvfi_mem_rmask_o != 4'd0 || rvfi_mem_wmask_o != 4'd0);
-
-  hwprof_fifo_sync #(
-    .Width(32),
-    .Depth(ValDepth)
-  ) u_val_fifo (
-    .clk_i,
-    .rst_ni,
-    .clear_i    (1'b0),
-    .in_valid_i (val_push),
-    .in_ready_o (val_in_ready),
-    .in_data_i  (rvfi_mem_addr_o),
-    .out_valid_o(val_valid),
-    .out_ready_i(val_ready),
-    .out_data_o (val_addr),
-    .count_o    (val_count)
-  );
-  `HWPROF_ASSERT(val_fifo_no_overflow, !val_push || val_in_ready)
+  assign val_ready_o = val_ready;
+  // The memory hold below keeps the val FIFO from overflowing.
+  `HWPROF_ASSERT(val_none_dropped, ing_val_dropped_o == '0)
 
   // ------------------------------------------------------------------ merge
   // A branch record first; a val record when no branch record waits.
   hwprof_board_pkg::board_rec_t mrec;
   logic        m_valid, m_ready, m_is_val;
   assign m_is_val = !rec_valid_o;
-  assign m_valid  = rec_valid_o || val_valid;
+  assign m_valid  = rec_valid_o || val_valid_o;
   assign rec_ready = m_ready && !m_is_val;
   assign val_ready = m_ready && m_is_val;
-  assign val_taken_o = val_ready && val_valid;
+  assign val_taken_o = val_ready && val_valid_o;
   always_comb begin
     mrec        = '0;
     mrec.is_val = m_is_val;
     mrec.br     = rec_data_o;
-    mrec.value  = val_addr;
+    mrec.value  = val_data_o;
     mrec.weight = 16'd1;
   end
 
-  // Hold the memory while a record waits for a unit or the val FIFO fills.
+  // Hold the memory while a record waits for a unit, or a val record waits
+  // behind a branch record (then the val FIFO may fill: it is drained only
+  // when no branch record is offered).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       hold_q        <= 1'b0;
       hold_cycles_o <= '0;
     end else begin
-      hold_q <= (m_valid && !m_ready) || (32'(val_count) >= 2);
+      hold_q <= (m_valid && !m_ready) || (val_valid_o && rec_valid_o);
       if (hold_q && mem_valid && !mem_ready_q && !stopped_q && hold_cycles_o != '1)
         hold_cycles_o <= hold_cycles_o + 32'd1;
     end

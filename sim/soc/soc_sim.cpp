@@ -45,6 +45,7 @@ model::RvfiRetire rvfi_probe(const V& t) {
   r.pc_wdata = t.rvfi_pc_wdata_o;
   r.mem_rmask = t.rvfi_mem_rmask_o;
   r.mem_wmask = t.rvfi_mem_wmask_o;
+  r.mem_addr = t.rvfi_mem_addr_o;
   return r;
 }
 
@@ -72,6 +73,8 @@ IngressStatus ingress_status(const V& t) {
   s.traps = t.ing_traps_o;
   s.intrs = t.ing_intrs_o;
   s.order_gaps = t.ing_order_gaps_o;
+  s.vals = t.ing_vals_o;
+  s.val_dropped = t.ing_val_dropped_o;
   s.halted = t.ing_halted_o;
   return s;
 }
@@ -190,7 +193,7 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
   // trace's records) and into the ingress' cycle model, whose outputs must
   // equal the hardware ingress'.
   model::RvfiRecorder recorder;
-  model::RvfiIngress ingress(par.ingress_depth);
+  model::RvfiIngress ingress(par.ingress_depth, 1, par.ingress_val_depth);
   ingress.reset();
   // The last cycles, formatted only for a mismatch report.
   struct Seen {
@@ -217,9 +220,9 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
         ++res.records;
         if (cfg.on_record) cfg.on_record(b);
       }
-      if (cfg.rap_val && !r.trap && (r.mem_rmask || r.mem_wmask)) {
+      if (cfg.rap_val && model::rvfi_val(r)) {
         ++res.vals;
-        if (cfg.on_val) cfg.on_val(t.rvfi_mem_addr_o);
+        if (cfg.on_val) cfg.on_val(r.mem_addr);
       }
     }
     observe();
@@ -229,6 +232,8 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
       in.ev_sel = cfg.ev_sel & 3;
       in.rvfi = r;
       in.out_ready = t.rec_ready_o;
+      in.val_en = cfg.rap_val;
+      in.val_ready = t.val_ready_o;
       const auto e = ingress.step(in);
       const model::BranchRecord act =
           model::BranchRecord::unpack({t.rec_data_o[0], t.rec_data_o[1], t.rec_data_o[2]});
@@ -236,7 +241,8 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
       const bool ok = e.out_valid == bool(t.rec_valid_o) && (!e.out_valid || e.out_data == act) &&
                       e.retired == s.retired && e.records == s.records && e.dropped == s.dropped &&
                       e.traps == s.traps && e.intrs == s.intrs && e.order_gaps == s.order_gaps &&
-                      e.halted == s.halted;
+                      e.val_valid == bool(t.val_valid_o) && (!e.val_valid || e.val_data == t.val_data_o) &&
+                      e.vals == s.vals && e.val_dropped == s.val_dropped && e.halted == s.halted;
       if (const auto& wc = h.wave_compare()) {  // traced: the comparison beside the RTL
         const auto ew = e.out_data.pack(), aw = act.pack();
         const struct {
@@ -253,6 +259,10 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
                  {"traps", e.traps, s.traps, true},
                  {"intrs", e.intrs, s.intrs, true},
                  {"order_gaps", e.order_gaps, s.order_gaps, true},
+                 {"val_valid", e.val_valid, t.val_valid_o, true},
+                 {"val_data", e.val_data, t.val_data_o, e.val_valid},
+                 {"vals", e.vals, s.vals, true},
+                 {"val_dropped", e.val_dropped, s.val_dropped, true},
                  {"halted", e.halted, s.halted, true}};
         wc->record(h.cycle(), f);
         if (!ok) wc->set_marker(h.cycle());
@@ -264,9 +274,12 @@ SocResult run_soc_t(const std::string& elf, const ElfImage& img, const SocConfig
         std::ostringstream m;
         m << "lock-step mismatch in rvfi_ingress on the SoC at cycle " << h.cycle() << " (" << elf << ")\n"
           << "  expected: valid=" << e.out_valid << " " << e.out_data.str() << " records=" << e.records
-          << " dropped=" << e.dropped << " retired=" << e.retired << "\n"
+          << " dropped=" << e.dropped << " retired=" << e.retired << " val_valid=" << e.val_valid
+          << " val=" << hex(e.val_data) << " vals=" << e.vals << " val_dropped=" << e.val_dropped << "\n"
           << "  actual:   valid=" << int(t.rec_valid_o) << " " << act.str() << " records=" << s.records
-          << " dropped=" << s.dropped << " retired=" << s.retired << "\n  last cycles:\n";
+          << " dropped=" << s.dropped << " retired=" << s.retired << " val_valid=" << int(t.val_valid_o)
+          << " val=" << hex(t.val_data_o) << " vals=" << s.vals << " val_dropped=" << s.val_dropped
+          << "\n  last cycles:\n";
         for (const auto& x : history)
           m << "    cycle " << x.cycle << ": rvfi valid=" << x.r.valid << " pc=" << hex(x.r.pc_rdata)
             << " insn=" << hex(x.r.insn) << " next=" << hex(x.r.pc_wdata) << " trap=" << x.r.trap

@@ -31,7 +31,7 @@ namespace hwprof::sim {
 /// The SoC's build parameters (sim/soc/CMakeLists.txt).
 struct SocParams {
   unsigned mem_words = 32768;  ///< RAM: 128 KB at 0x8000_0000
-  unsigned ingress_depth = 8;
+  unsigned ingress_depth = 8, ingress_val_depth = 4;
   unsigned queue_depth = 4, depth = 16, max_len = 32, sets = 128, ways = 4;
   /// The RAP engine (hwprof_board_units defaults: RangeW 32, Groups 127,
   /// QueueDepth 1024, MaxBuf 8, BufDefault 4, TcamSlice 4).
@@ -85,6 +85,7 @@ struct SocConfig {
 
 struct IngressStatus {
   uint32_t retired = 0, records = 0, dropped = 0, traps = 0, intrs = 0, order_gaps = 0;
+  uint32_t vals = 0, val_dropped = 0;  ///< val records made / dropped (rap_val)
   bool halted = false;
 };
 

@@ -3,6 +3,9 @@
 // behaviour: in_ready = count != Depth, out_valid = count != 0 (both
 // registered); push and pop in the same cycle both happen; no fall-through;
 // clear empties the queue at the edge and wins over a push of the same cycle.
+// The second push port (NPush = 2: in_valid1 / in_data1, the younger entry of
+// the cycle, only with in_valid) enters when there is room for two
+// (in_ready1 = count <= Depth - 2); with room for one only the first enters.
 // Depth 0 is a model-only pass-through (no queue: in_ready = out_ready,
 // out_valid = in_valid), used to measure "no branch queue" (paper 000 Fig. 18).
 #pragma once
@@ -20,9 +23,12 @@ class SyncFifo {
     T in_data{};
     bool out_ready = false;
     bool clear = false;  ///< synchronous clear (wins over a push)
+    bool in_valid1 = false;  ///< NPush = 2: a second, younger entry (only with in_valid)
+    T in_data1{};
   };
   struct Out {
     bool in_ready = false;
+    bool in_ready1 = false;  ///< room for two entries (NPush = 2)
     bool out_valid = false;
     T out_data{};  ///< meaningful only when out_valid
     unsigned count = 0;
@@ -46,9 +52,11 @@ class SyncFifo {
     }
     o.count = static_cast<unsigned>(q_.size());
     o.in_ready = q_.size() != depth_;
+    o.in_ready1 = q_.size() + 2 <= depth_;
     o.out_valid = !q_.empty();
     if (o.out_valid) o.out_data = q_.front();
     const bool push = in.in_valid && o.in_ready;
+    const bool push1 = push && in.in_valid1 && o.in_ready1;
     const bool pop = o.out_valid && in.out_ready;
     if (in.clear) {
       q_.clear();
@@ -56,6 +64,7 @@ class SyncFifo {
     }
     if (pop) q_.pop_front();
     if (push) q_.push_back(in.in_data);
+    if (push1) q_.push_back(in.in_data1);
     return o;
   }
 

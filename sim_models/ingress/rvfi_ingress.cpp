@@ -1,5 +1,7 @@
 #include "rvfi_ingress.h"
 
+#include <stdexcept>
+
 #include "prim.h"
 
 namespace hwprof::model {
@@ -88,6 +90,8 @@ bool rvfi_event(const RvfiRetire& r, RvfiEvents sel) {
   return false;
 }
 
+bool rvfi_val(const RvfiRetire& r) { return !r.trap && ((r.mem_rmask | r.mem_wmask) & 0xf); }
+
 bool RvfiRecorder::retire(const RvfiRetire& r, RvfiEvents sel, BranchRecord& out) {
   const uint32_t insns = static_cast<uint32_t>(sat_inc(kInsnsW, insns_));
   const uint32_t events = static_cast<uint32_t>(sat_add(kEventsW, events_, rvfi_event(r, sel) ? 1 : 0));
@@ -108,14 +112,21 @@ bool RvfiRecorder::retire(const RvfiRetire& r, RvfiEvents sel, BranchRecord& out
   return true;
 }
 
+RvfiIngress::RvfiIngress(unsigned depth, unsigned nret, unsigned val_depth)
+    : nret_(nret), fifo_(depth), val_fifo_(val_depth) {
+  if (nret < 1 || nret > kMaxNret) throw std::invalid_argument("RvfiIngress: Nret must be 1 or 2");
+}
+
 void RvfiIngress::reset() {
   fifo_.reset();
+  val_fifo_.reset();
   rec_.reset();
-  retired_ = records_ = dropped_ = traps_ = intrs_ = order_gaps_ = 0;
+  retired_ = records_ = dropped_ = traps_ = intrs_ = order_gaps_ = vals_ = val_dropped_ = 0;
   order_next_ = 0;
   order_seen_ = halted_ = false;
-  s1_ = {};
+  for (auto& r : s1_) r = {};
   s1_sel_ = 0;
+  s1_val_en_ = false;
 }
 
 RvfiIngress::Out RvfiIngress::step(const In& in) {
@@ -126,31 +137,52 @@ RvfiIngress::Out RvfiIngress::step(const In& in) {
   o.traps = traps_;
   o.intrs = intrs_;
   o.order_gaps = order_gaps_;
+  o.vals = vals_;
+  o.val_dropped = val_dropped_;
   o.halted = halted_;
-  // s2: the retirement registered in s1 last edge makes its record (the
-  // functional algorithm, with the event selection of its own cycle),
-  // offered to the FIFO in this edge; dropped when the FIFO is full.
-  const RvfiRetire& r = s1_;
-  BranchRecord b;
-  const bool make = r.valid && rec_.retire(r, static_cast<RvfiEvents>(s1_sel_ & 3), b);
-  auto f = fifo_.step({make, b, in.out_ready});
-  o.out_valid = f.out_valid;
-  o.out_data = f.out_data;
-  auto inc = [](uint32_t& c, bool en) { c = static_cast<uint32_t>(sat_add(32, c, en ? 1 : 0)); };
-  inc(retired_, r.valid);
-  inc(records_, make);
-  inc(dropped_, make && !f.in_ready);
-  inc(traps_, r.valid && r.trap);
-  inc(intrs_, r.valid && r.intr);
-  inc(order_gaps_, r.valid && order_seen_ && r.order != order_next_);
-  if (r.valid) {
+  // s2: the retirements registered in s1 last edge, channel 0 then channel
+  // 1, through the functional algorithm (with the event selection of their
+  // own cycle); their records and val records are offered to the FIFOs in
+  // program order in this edge. With room for one only, the older enters
+  // and the younger is dropped.
+  BranchRecord recs[kMaxNret];
+  uint32_t addrs[kMaxNret] = {};
+  unsigned nrec = 0, nval = 0, valid = 0, traps = 0, intrs = 0, gaps = 0;
+  for (unsigned k = 0; k < nret_; ++k) {
+    const RvfiRetire& r = s1_[k];
+    if (!r.valid) continue;
+    if (rec_.retire(r, static_cast<RvfiEvents>(s1_sel_ & 3), recs[nrec])) ++nrec;
+    if (s1_val_en_ && rvfi_val(r)) addrs[nval++] = r.mem_addr;
+    ++valid;
+    traps += r.trap;
+    intrs += r.intr;
+    gaps += order_seen_ && r.order != order_next_;
     order_next_ = r.order + 1;
     order_seen_ = true;
     if (r.halt) halted_ = true;
   }
-  // s1: this cycle's retirement.
-  s1_ = in.rvfi;
+  const auto f = fifo_.step({nrec > 0, recs[0], in.out_ready, false, nrec > 1, recs[1]});
+  const auto v = val_fifo_.step({nval > 0, addrs[0], in.val_ready, false, nval > 1, addrs[1]});
+  o.out_valid = f.out_valid;
+  o.out_data = f.out_data;
+  o.val_valid = v.out_valid;
+  o.val_data = v.out_data;
+  // Entries of n offered that the FIFO refused.
+  auto refused = [](unsigned n, bool ready, bool ready1) { return n - (n > 0 && ready) - (n > 1 && ready1); };
+  auto add = [](uint32_t& c, unsigned n) { c = static_cast<uint32_t>(sat_add(32, c, n)); };
+  add(retired_, valid);
+  add(records_, nrec);
+  add(dropped_, refused(nrec, f.in_ready, f.in_ready1));
+  add(traps_, traps);
+  add(intrs_, intrs);
+  add(order_gaps_, gaps);
+  add(vals_, nval);
+  add(val_dropped_, refused(nval, v.in_ready, v.in_ready1));
+  // s1: this cycle's retirements.
+  s1_[0] = in.rvfi;
+  s1_[1] = nret_ > 1 ? in.rvfi1 : RvfiRetire{};
   s1_sel_ = in.ev_sel;
+  s1_val_en_ = in.val_en;
   return o;
 }
 

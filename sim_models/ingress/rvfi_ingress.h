@@ -1,5 +1,5 @@
-// Models of rtl/ingress/hwprof_rvfi_ingress.sv: RVFI retirements (NRET = 1,
-// XLEN = 32) to hwprof branch records (docs/soc.md).
+// Models of rtl/ingress/hwprof_rvfi_ingress.sv: RVFI retirements (NRET = 1
+// or 2, XLEN = 32) to hwprof branch records and val records (docs/soc.md).
 //
 //   rvfi_decode()   the instruction classification (kind, target, taken,
 //                   ilen) of one retirement;
@@ -7,11 +7,15 @@
 //                   makes (if any) with insns / events since the previous
 //                   record. Written once: the cycle model, the SoC harness
 //                   (which writes the trace) and the tests use it;
-//   RvfiIngress     the cycle model: stage s1 (the retirement registered),
-//                   stage s2 (RvfiRecorder, the output FIFO as
-//                   hwprof_fifo_sync, the status counters), one step() per
-//                   clock edge. A record is offered two clocks after its
-//                   retirement at the earliest; counters lag one clock.
+//   rvfi_val()      whether a retirement makes a val record (its data
+//                   address); used by the cycle model and the SoC harness;
+//   RvfiIngress     the cycle model: stage s1 (the retirements registered),
+//                   stage s2 (RvfiRecorder per retirement, channel 0 then
+//                   channel 1; the output FIFO and the val FIFO as
+//                   hwprof_fifo_sync with Nret push ports; the status
+//                   counters), one step() per clock edge. A record is
+//                   offered two clocks after its retirement at the earliest;
+//                   counters lag one clock.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +37,7 @@ struct RvfiRetire {
   uint32_t pc_wdata = 0;
   uint8_t mem_rmask = 0;
   uint8_t mem_wmask = 0;
+  uint32_t mem_addr = 0;
   bool event = false;  ///< the core's event_i (ev_sel 3)
 };
 
@@ -55,6 +60,10 @@ RvfiDecoded rvfi_decode(uint32_t insn, uint32_t pc, uint32_t pc_wdata);
 /// True if retirement `r` counts as an event under `sel`.
 bool rvfi_event(const RvfiRetire& r, RvfiEvents sel);
 
+/// True if retirement `r` (valid) makes a val record (value r.mem_addr,
+/// weight 1) when val records are enabled: a load or store that does not trap.
+bool rvfi_val(const RvfiRetire& r);
+
 /// The functional algorithm: the record stream of a retirement stream.
 class RvfiRecorder {
  public:
@@ -73,30 +82,44 @@ class RvfiRecorder {
 /// Cycle model of hwprof_rvfi_ingress.
 class RvfiIngress {
  public:
+  /// Retirement channels at most (the RTL's Nret).
+  static constexpr unsigned kMaxNret = 2;
   struct In {
     uint8_t ev_sel = 0;
-    RvfiRetire rvfi;
+    RvfiRetire rvfi;      ///< channel 0 (the older)
     bool out_ready = false;
+    RvfiRetire rvfi1;     ///< channel 1 (Nret = 2; ignored with Nret = 1)
+    bool val_en = false;
+    bool val_ready = false;
   };
   struct Out {
     bool out_valid = false;
     BranchRecord out_data{};  ///< meaningful only when out_valid
+    bool val_valid = false;
+    uint32_t val_data = 0;    ///< meaningful only when val_valid
     uint32_t retired = 0, records = 0, dropped = 0, traps = 0, intrs = 0, order_gaps = 0;
+    uint32_t vals = 0, val_dropped = 0;
     bool halted = false;
   };
 
-  explicit RvfiIngress(unsigned depth = 4) : fifo_(depth) {}
+  explicit RvfiIngress(unsigned depth = 4, unsigned nret = 1, unsigned val_depth = 4);
   unsigned depth() const { return fifo_.depth(); }
+  unsigned nret() const { return nret_; }
+  unsigned val_depth() const { return val_fifo_.depth(); }
   void reset();
   /// One rising edge: outputs as sampled before it, then the state change.
   Out step(const In& in);
 
  private:
+  unsigned nret_;
   SyncFifo<BranchRecord> fifo_;
+  SyncFifo<uint32_t> val_fifo_;
   RvfiRecorder rec_;
-  RvfiRetire s1_;       ///< stage s1: the retirement of the previous cycle
-  uint8_t s1_sel_ = 0;  ///< and the event selection of its cycle
+  RvfiRetire s1_[kMaxNret];  ///< stage s1: the retirements of the previous cycle
+  uint8_t s1_sel_ = 0;       ///< and the event selection of its cycle
+  bool s1_val_en_ = false;   ///< and its val_en
   uint32_t retired_ = 0, records_ = 0, dropped_ = 0, traps_ = 0, intrs_ = 0, order_gaps_ = 0;
+  uint32_t vals_ = 0, val_dropped_ = 0;
   uint64_t order_next_ = 0;
   bool order_seen_ = false, halted_ = false;
 };

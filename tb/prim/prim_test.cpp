@@ -3,7 +3,8 @@
 //     over every input of small widths against sim_models/common/prim.h;
 //     argmin Pipe 1 in random lock-step (one cycle later).
 //   * hwprof_fifo_sync: random valid/ready/clear/reset lock-step against
-//     sim_models/common/sync_fifo.h, Depth 1, 2, 4, 5 with RamRead 0 and 1.
+//     sim_models/common/sync_fifo.h, Depth 1, 2, 4, 5 with RamRead 0 and 1,
+//     and with two push ports (NPush 2).
 //   * hwprof_ram_2p: random lock-step against a word array with a known-bit
 //     mask (a granule written and read at the same address at the same edge
 //     reads undefined and is not compared; never-written bits neither).
@@ -23,6 +24,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <unistd.h>
@@ -34,12 +36,16 @@
 #include "Vprim_argmin_n5_w3_m0_p1.h"
 #include "Vprim_argmin_n5_w3_m1_p1.h"
 #include "Vprim_fifo_d1_r0.h"
+#include "Vprim_fifo_d1_p2.h"
 #include "Vprim_fifo_d1_r1.h"
 #include "Vprim_fifo_d2_r0.h"
+#include "Vprim_fifo_d2_p2.h"
 #include "Vprim_fifo_d2_r1.h"
 #include "Vprim_fifo_d4_r0.h"
+#include "Vprim_fifo_d4_p2.h"
 #include "Vprim_fifo_d4_r1.h"
 #include "Vprim_fifo_d5_r0.h"
+#include "Vprim_fifo_d5_p2.h"
 #include "Vprim_fifo_d5_r1.h"
 #include "Vprim_lzc_n1_h0.h"
 #include "Vprim_lzc_n5_h0.h"
@@ -262,14 +268,16 @@ TEST(PrimArgmin, PipeGivesTheResultOneCycleLater) {
 // ------------------------------------------------------------ fifo
 
 /// `fault_at`: a planted model fault for the wave self-check (the model's
-/// count is one too high from that cycle of the first seed on).
+/// count is one too high from that cycle of the first seed on). `npush` = the
+/// build's NPush: with 2 the source offers up to two entries per clock on the
+/// two ports in order (the younger only with the older).
 template <typename Top>
-void fifo_lockstep(unsigned depth, uint64_t fault_at = UINT64_MAX) {
+void fifo_lockstep(unsigned depth, uint64_t fault_at = UINT64_MAX, unsigned npush = 1) {
   const SimEnv env = SimEnv::from_env();
   const unsigned seeds = env.seeds ? env.seeds : 16;  // every idle x stall pair
-  uint64_t full = 0, clears = 0, both = 0;
+  uint64_t full = 0, clears = 0, both = 0, pairs = 0, split = 0;
   for (uint64_t s = env.seed; s < env.seed + seeds; ++s) {
-    SCOPED_TRACE(seed_trace(s) + " Depth=" + std::to_string(depth));
+    SCOPED_TRACE(seed_trace(s) + " Depth=" + std::to_string(depth) + " NPush=" + std::to_string(npush));
     std::mt19937_64 rng(s);
     Throttle idle(s * 3 + 1, env.idle_for(s));
     Throttle stall(s * 7 + 2, env.stall_for(s));
@@ -282,42 +290,44 @@ void fifo_lockstep(unsigned depth, uint64_t fault_at = UINT64_MAX) {
     t.in_data_i = 0;
     h.reset();
     hwprof::model::SyncFifo<uint64_t> m(depth);
-    bool pending = false;  // the source holds valid and data until accepted
-    uint64_t data = 0;
+    std::vector<uint64_t> pending;  // the source holds valid and data until accepted
     for (int c = 0; c < 4000; ++c) {
       if (rng() % 1500 == 0) {  // asynchronous reset mid-stream
         h.reset(1 + unsigned(rng() % 3));
         m.reset();
-        pending = false;
+        pending.clear();
       }
-      if (!pending && !idle()) {
-        pending = true;
-        data = rng() & 0xff;
-      }
+      while (pending.size() < npush && !idle()) pending.push_back(rng() & 0xff);
       hwprof::model::SyncFifo<uint64_t>::In in;
-      in.in_valid = pending;
-      in.in_data = pending ? data : (rng() & 0xff);
+      in.in_valid = !pending.empty();
+      in.in_data = in.in_valid ? pending[0] : (rng() & 0xff);
+      in.in_valid1 = pending.size() > 1;
+      in.in_data1 = in.in_valid1 ? pending[1] : npush > 1 ? (rng() & 0xff) : 0;  // NPush 1: the stream as before
       in.out_ready = !stall();
       in.clear = rng() % 300 == 0;
       t.clear_i = in.clear;
-      t.in_valid_i = in.in_valid;
-      t.in_data_i = static_cast<uint8_t>(in.in_data);
+      t.in_valid_i = static_cast<uint8_t>(in.in_valid | (in.in_valid1 << 1));
+      t.in_data_i = static_cast<std::remove_reference_t<decltype(t.in_data_i)>>(in.in_data | (npush > 1 ? in.in_data1 << 8 : 0));
       t.out_ready_i = in.out_ready;
       h.eval();
       auto exp = m.step(in);
       if (s == env.seed && h.cycle() >= fault_at) ++exp.count;  // the planted fault (never by default)
-      char desc[96];
-      std::snprintf(desc, sizeof desc, "clear=%d in_valid=%d in_data=0x%llx out_ready=%d", in.clear, in.in_valid,
-                    (unsigned long long)in.in_data, in.out_ready);
+      char desc[128];
+      std::snprintf(desc, sizeof desc, "clear=%d in_valid=%d%d in_data=0x%llx,0x%llx out_ready=%d", in.clear,
+                    in.in_valid1, in.in_valid, (unsigned long long)in.in_data, (unsigned long long)in.in_data1,
+                    in.out_ready);
       ASSERT_TRUE(chk(h.cycle(), desc,
-                      {{"in_ready", exp.in_ready, t.in_ready_o},
+                      {{"in_ready", exp.in_ready | (npush > 1 ? exp.in_ready1 << 1 : 0), t.in_ready_o},
                        {"out_valid", exp.out_valid, t.out_valid_o},
                        {"count", exp.count, t.count_o},
                        {"out_data", exp.out_data, t.out_data_o, exp.out_valid}}));
       full += !exp.in_ready;
       clears += in.clear && exp.count;
       both += in.in_valid && exp.in_ready && exp.out_valid && in.out_ready;
-      if (in.in_valid && exp.in_ready) pending = false;
+      pairs += in.in_valid1 && exp.in_ready1 && !in.clear;
+      split += in.in_valid1 && exp.in_ready && !exp.in_ready1 && !in.clear;
+      const size_t taken = (in.in_valid && exp.in_ready) + (in.in_valid1 && exp.in_ready1);
+      pending.erase(pending.begin(), pending.begin() + static_cast<long>(taken));
       h.tick();
     }
   }
@@ -326,6 +336,10 @@ void fifo_lockstep(unsigned depth, uint64_t fault_at = UINT64_MAX) {
     EXPECT_GT(clears, 20u);
     if (depth > 1) {  // Depth 1 is full whenever it is non-empty: no push + pop
       EXPECT_GT(both, 1000u);
+    }
+    if (npush > 1 && depth > 1) {  // two entries in one clock, and the older alone with one slot free
+      EXPECT_GT(pairs, 500u);
+      EXPECT_GT(split, 100u);
     }
   }
 }
@@ -342,6 +356,13 @@ TEST(PrimFifoSync, MatchesSyncFifoModelRamRead) {
   fifo_lockstep<Vprim_fifo_d2_r1>(2);
   fifo_lockstep<Vprim_fifo_d4_r1>(4);
   fifo_lockstep<Vprim_fifo_d5_r1>(5);
+}
+
+TEST(PrimFifoSync, MatchesSyncFifoModelTwoPushPorts) {
+  fifo_lockstep<Vprim_fifo_d1_p2>(1, UINT64_MAX, 2);
+  fifo_lockstep<Vprim_fifo_d2_p2>(2, UINT64_MAX, 2);
+  fifo_lockstep<Vprim_fifo_d4_p2>(4, UINT64_MAX, 2);
+  fifo_lockstep<Vprim_fifo_d5_p2>(5, UINT64_MAX, 2);
 }
 
 // Fails on purpose (a model fault from cycle 500): run only by the wave

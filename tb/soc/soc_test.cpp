@@ -215,6 +215,7 @@ TEST_P(SocWorkload, RunsToExitWithIngressLockstepAndHardwareProfileEqualsModel) 
   EXPECT_EQ(s.ingress.retired, s.retired);
   EXPECT_EQ(s.ingress.traps, 0u);
   EXPECT_EQ(s.ingress.order_gaps, 0u);
+  EXPECT_EQ(s.ingress.vals, 0u);  // no val records without rap_val
   uint64_t insns = 0;
   for (const auto& b : r.records) insns += b.insns;
   EXPECT_LE(insns, s.retired);
@@ -275,6 +276,8 @@ TEST(Soc, RapValueProfileOfDataAddressesMatchesModel) {
   EXPECT_EQ(r.res.vals, r.vals.size());
   EXPECT_GT(r.vals.size(), 1000u);
   EXPECT_EQ(r.res.ingress.dropped, 0u);
+  EXPECT_EQ(r.res.ingress.vals, r.res.vals);  // the ingress' val port made every val record
+  EXPECT_EQ(r.res.ingress.val_dropped, 0u);
   for (uint32_t a : r.vals) EXPECT_TRUE(a >= 0x80000000u || (a >> 12) == 0x10000u || a == 0x100000u) << a;
   expect_profile_equals_model(r, model::Ppcr::kBl, model::HptCtrl::reset_value());
   expect_units_equal_model(r, true);
