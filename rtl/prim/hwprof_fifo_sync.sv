@@ -113,7 +113,13 @@ module hwprof_fifo_sync #(
         if (push[k]) wptr_d = PtrW'(hwprof_prim_pkg::wrap_inc(64'(wptr_n[k]), Depth));
       end
       rptr_d  = pop ? PtrW'(hwprof_prim_pkg::wrap_inc(64'(rptr_q), Depth)) : rptr_q;
-      count_d = count_q + CountW'(n_push) - CountW'(pop);
+      if (NPush == 1) begin  // as an up/down counter: no adder in front of in_ready
+        count_d = count_q;
+        if (push[0] && !pop) count_d = count_q + CountW'(1);
+        else if (pop && !push[0]) count_d = count_q - CountW'(1);
+      end else begin
+        count_d = count_q + CountW'(n_push) - CountW'(pop);
+      end
     end
   end
 
