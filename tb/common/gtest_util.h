@@ -63,6 +63,22 @@ inline std::vector<std::string> shipped_traces() {
   return v;
 }
 
+/// shipped_traces() and the long gcc trace tests/traces/long/cc1_full (the
+/// stall-fraction tests' worst case) when it exists and is not already in
+/// the list (HWPROF_TRACES may name it).
+inline std::vector<std::string> shipped_traces_and_cc1_full() {
+  std::vector<std::string> v = shipped_traces();
+#ifdef HWPROF_TRACE_DIR
+  const std::filesystem::path full = std::filesystem::path(HWPROF_TRACE_DIR) / "long" / "cc1_full.hwpt.zst";
+  std::error_code ec;
+  const bool listed = std::any_of(v.begin(), v.end(), [&](const std::string& p) {
+    return std::filesystem::equivalent(p, full, ec);
+  });
+  if (!listed && std::filesystem::exists(full, ec)) v.push_back(full.string());
+#endif
+  return v;
+}
+
 /// Test-name form of a trace path: its base name up to the first '.'.
 inline std::string trace_test_name(const std::string& path) {
   std::string n = std::filesystem::path(path).filename().string();

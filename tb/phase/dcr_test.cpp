@@ -1184,20 +1184,6 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DcrRealTrace);
 
 class DcrStallFraction : public ::testing::TestWithParam<std::string> {};
 
-namespace {
-std::vector<std::string> stall_traces() {
-  std::vector<std::string> t = hwprof::tb::shipped_traces();
-#ifdef HWPROF_TRACE_DIR
-  const std::string full = std::string(HWPROF_TRACE_DIR) + "/long/cc1_full.hwpt.zst";
-  if (std::FILE* f = std::fopen(full.c_str(), "rb")) {
-    std::fclose(f);
-    t.push_back(full);
-  }
-#endif
-  return t;
-}
-}  // namespace
-
 // The cycle model (no RTL) over every shipped trace and cc1_full at the
 // default sizes and the default INTERVAL (1,000,000 instructions), records
 // offered back to back and results taken at once: STALL_CYCLES (scan cycles
@@ -1221,6 +1207,6 @@ TEST_P(DcrStallFraction, StallCyclesUnderOnePercentOfCycles) {
   EXPECT_LT(stall, 0.01);
 }
 
-INSTANTIATE_TEST_SUITE_P(DcrTraces, DcrStallFraction, ::testing::ValuesIn(stall_traces()),
+INSTANTIATE_TEST_SUITE_P(DcrTraces, DcrStallFraction, ::testing::ValuesIn(hwprof::tb::shipped_traces_and_cc1_full()),
                          [](const auto& i) { return hwprof::tb::trace_test_name(i.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DcrStallFraction);

@@ -815,12 +815,7 @@ struct StallCase {
 };
 
 std::vector<StallCase> stall_cases() {
-  std::vector<std::string> traces = shipped_traces();
-  const std::string full = std::string(HWPROF_TRACE_DIR) + "/long/cc1_full.hwpt.zst";
-  if (std::FILE* f = std::fopen(full.c_str(), "rb")) {
-    std::fclose(f);
-    traces.push_back(full);
-  }
+  const std::vector<std::string> traces = shipped_traces_and_cc1_full();
   std::vector<StallCase> v;
   for (const auto& p : traces)
     for (auto m : {DetectorMode::Bbv, DetectorMode::Path})
