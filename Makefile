@@ -239,12 +239,13 @@ coverage: deps-coverage
 	  ctest --test-dir $(COV_BUILD) -j $(JOBS) --timeout 3000 -R '$(COV_TESTS)' > $(COV_BUILD)/coverage-ctest.log 2>&1
 	python3 scripts/coverage.py $(COV_BUILD)/coverage-dat --ctest-log $(COV_BUILD)/coverage-ctest.log --out $(BUILD)/coverage
 
-# make soak [SOAK_S=3600] [SOAK_CYCLES=n] [SOAK_JOBS=j] [SEED=n] [SOAK_SEEDS=k] [SOAK_LONG=dir]:
+# make soak [SOAK_S=3600] [SOAK_CYCLES=n] [SOAK_JOBS=j] [SEED=n] [SOAK_SEEDS=k] [SOAK_LONG=dir]
+#           [SOAK_ONLY=tb_dcr,tb_detector]:
 # seeded random lock-step rounds over every unit until SOAK_S seconds or
 # SOAK_CYCLES lock-step cycles (0 = no limit of that kind), after the shipped
 # traces and then the long traces of SOAK_LONG (empty: none) through every
 # unit's trace tests (scripts/soak.py); a fresh seed per round,
-# printed; SOAK_JOBS test executables at a time. The 10^9-cycle figure of
+# printed; SOAK_JOBS test executables at a time (SOAK_ONLY: only these). The 10^9-cycle figure of
 # docs/results.md: make soak SOAK_S=0 SOAK_CYCLES=1000000000 SOAK_JOBS=2.
 # make soak-short: the CI variant (gzip trace, one random round).
 SOAK_S     ?= 3600
@@ -257,7 +258,8 @@ soak: deps
 	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) -DHWPROF_VENV=$(abspath $(VENV))
 	cmake --build $(BUILD) -j $(JOBS) --target $(SOAK_TBS)
 	python3 scripts/soak.py $(BUILD) --seconds $(SOAK_S) --cycles $(SOAK_CYCLES) --jobs $(SOAK_JOBS) \
-	  --seeds $(SOAK_SEEDS) $(if $(SEED),--seed $(SEED)) $(if $(SOAK_LONG),--long $(SOAK_LONG))
+	  --seeds $(SOAK_SEEDS) $(if $(SEED),--seed $(SEED)) $(if $(SOAK_LONG),--long $(SOAK_LONG)) \
+	  $(if $(SOAK_ONLY),--tbs $(SOAK_ONLY))
 
 soak-short: deps
 	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) -DHWPROF_VENV=$(abspath $(VENV))

@@ -3,7 +3,7 @@
 shipped real traces through every unit (docs/verification.md "Soak").
 
   scripts/soak.py BUILD [--seconds S] [--cycles C] [--jobs J] [--seed N] [--seeds K] [--short]
-                        [--long DIR] [--out DIR]
+                        [--long DIR] [--tbs tb_a,tb_b] [--out DIR]
 
 Phase 1 runs every lock-step test that replays a shipped trace
 (tests/traces/) once, in every test executable. With --long DIR, phase 1b
@@ -79,17 +79,22 @@ def main():
                     help="seeds per random test (SEEDS=); 0: each test's own sweep, which also checks that "
                          "the sweep reaches its corners (overflow, split, ...), so fewer seeds can fail those checks")
     ap.add_argument("--short", action="store_true")
+    ap.add_argument("--tbs", default="", help="comma-separated test executables (default: all of TBS)")
     ap.add_argument("--long", default="", help="phase 1b: the trace tests again over this directory's traces")
     ap.add_argument("--out", default="", help="log directory (default BUILD/soak)")
     a = ap.parse_args()
     if a.seconds <= 0 and a.cycles <= 0 and not a.short:
         ap.error("give --seconds or --cycles (or --short): phase 2 would never end")
-    missing = [tb for tb in TBS if not (Path(a.build) / "tb" / tb).exists()]
-    if len(missing) == len(TBS):
+    chosen = [t for t in a.tbs.split(",") if t] or TBS
+    unknown = [t for t in chosen if t not in TBS]
+    if unknown:
+        ap.error(f"--tbs: unknown {', '.join(unknown)} (known: {', '.join(TBS)})")
+    missing = [tb for tb in chosen if not (Path(a.build) / "tb" / tb).exists()]
+    if len(missing) == len(chosen):
         sys.exit(f"soak: no test executable in {a.build}/tb (make soak builds them)")
     for tb in missing:
         print(f"[soak] warning: {a.build}/tb/{tb} not built: skipped (make soak builds it)")
-    tbs = [tb for tb in TBS if tb not in missing]
+    tbs = [tb for tb in chosen if tb not in missing]
     out = Path(a.out) if a.out else Path(a.build) / "soak"
     out.mkdir(parents=True, exist_ok=True)
     log = open(out / "soak.log", "w")
