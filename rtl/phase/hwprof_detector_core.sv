@@ -7,17 +7,15 @@
 // The feature is accumulated first (acc[fold(key)] += weight, saturating at
 // 2^32-1), then the tick counts insns toward the interval (hwprof_interval_counter).
 //
-// Accumulators: two banks of Counters x 33-bit words {sat, low}, each a
-// hwprof_ram_2p (block RAM; the counter is 2^32-1 when sat is set, else
-// low), plus a live bit per counter and bank (a counter whose live bit is
+// Accumulators: two banks of Counters x 32 bits, each a hwprof_ram_2p (block
+// RAM), plus a live bit per counter and bank (a counter whose live bit is
 // clear reads as 0, so a bank is cleared by clearing its live bits). Items
 // go to the live bank (bank_q) through a read-modify-write pipeline:
 //   take   (edge E0) read address fold(key) of the live bank; live bit set;
 //          forward flag = the item in stage 1 has the same bank and index.
 //   stage1 (edge E1) old = forwarded sum of the previous item (read-after-
 //          write at distance 1: its write is at E0, the edge of this read),
-//          else the RAM word if live, else 0; sum = {old.sat | carry,
-//          old.low + weight mod 2^32} (= the saturating sum at 2^32-1) is
+//          else the RAM word if live, else 0; sum = sat(old + weight) is
 //          written back and registered for forwarding.
 // Distance 2 and more need no forwarding (the write is before the read).
 //
@@ -31,11 +29,7 @@
 // item_ready_o stays low until the FSM is back in Idle (the cycle after the
 // running pass's result is taken), and the waiting pass starts (banks swap)
 // at that edge. The THRESHOLD value at the
-// ending item is the one used. Timing structure (no effect on behaviour):
-// only the bank swap and the state hang on start; end_pend_q is cleared,
-// cnt_q zeroed and thr_q loaded in every Idle cycle, and thr_pend_q follows
-// THRESHOLD while no interval end waits, so the boundary test
-// (hwprof_interval_counter's end_o) fans out to a few flip-flops only. The pass (busy_o):
+// ending item is the one used. The pass (busy_o):
 //   Wait    2 cycles: the ending item's accumulator write lands.
 //   Sum     Counters cycles: total = sum of the old bank's accumulators
 //           (each RAM word read once; the read address runs one ahead).
@@ -212,42 +206,30 @@ module hwprof_detector_core #(
   end
 
   // ---------------------------------------------------------------- accumulators
-  // A word is {sat, low}: sat set = the counter saturated (it reads as
-  // 2^32-1 and its low bits are don't-care), else the counter is low. An
-  // add keeps low + weight modulo 2^32 and sets sat on the carry out, so no
-  // saturation multiplexer follows the adder (the write data come straight
-  // from the carry chain); the pass's reads apply sat (old_acc).
-  localparam int unsigned WordW = AccW + 1;
   logic                      bank_q;            // live bank
   logic [1:0][Counters-1:0]  live_q;
-  logic                      s1_v_q, s1_bank_q, s1_fwd_q;
-  logic [1:0]                s1_sel_q;          // the RAM word of bank b is old (live, no forward)
+  logic                      s1_v_q, s1_bank_q, s1_live_q, s1_fwd_q;
   logic [IdxW-1:0]           s1_idx_q;
   logic [WeightW-1:0]        s1_w_q;            // no reset: qualified by s1_v_q
   logic                      f_bank_q;
   logic [IdxW-1:0]           f_idx_q;
-  logic [WordW-1:0]          f_sum_q;
-  logic [WordW-1:0]          acc_rdata [2];
+  logic [AccW-1:0]           f_sum_q;
+  logic [AccW-1:0]           acc_rdata [2];
   logic [IdxW-1:0]           pass_raddr;
-  logic                      fwd_d, live_rd;
 
-  assign fwd_d = s1_v_q && s1_bank_q == bank_q && s1_idx_q == idx;
-  assign live_rd = live_q[bank_q][idx];
-
-  // Stage 1: forward, add, write back. The selects are registered one-hot
-  // (s1_fwd_q, s1_sel_q), so old is one AND-OR of the three sources.
-  logic [WordW-1:0]          s1_old, s1_sum;
+  // Stage 1: forward, add, saturate, write back.
+  logic [AccW-1:0]           s1_rd, s1_old, s1_sum;
   logic [AccW:0]             s1_add;
-  assign s1_old = s1_fwd_q ? f_sum_q
-                           : (({WordW{s1_sel_q[0]}} & acc_rdata[0]) | ({WordW{s1_sel_q[1]}} & acc_rdata[1]));
-  assign s1_add = {1'b0, s1_old[AccW-1:0]} + (AccW + 1)'(s1_w_q);
-  assign s1_sum = {s1_old[AccW] | s1_add[AccW], s1_add[AccW-1:0]};
+  assign s1_rd = s1_bank_q ? acc_rdata[1] : acc_rdata[0];
+  assign s1_old = s1_fwd_q ? f_sum_q : (s1_live_q ? s1_rd : '0);
+  assign s1_add = {1'b0, s1_old} + (AccW + 1)'(s1_w_q);
+  assign s1_sum = s1_add[AccW] ? '1 : s1_add[AccW-1:0];
 
   for (genvar b = 0; b < 2; b++) begin : gen_acc
     hwprof_ram_2p #(
       .Depth(Counters),
-      .Width(WordW),
-      .GranW(WordW)
+      .Width(AccW),
+      .GranW(AccW)
     ) u_acc (
       .clk_i,
       .wmask_i(s1_v_q && s1_bank_q == 1'(b)),
@@ -289,11 +271,11 @@ module hwprof_detector_core #(
   // ahead (the load cycle of element j uses the word read in the cycle
   // before).
   assign pass_raddr = (state_q == StSum || state_q == StDiv) ? cnt_q + IdxW'(1) : '0;
-  logic [WordW-1:0]  old_rd;
+  logic [AccW-1:0]   old_rd;
   logic              old_live_q;  // live bit of the word on old_rd (read along with it)
-  logic [AccW-1:0]   old_acc;     // the old bank's element cnt_q (0 unless live; 2^32-1 if sat)
+  logic [AccW-1:0]   old_acc;     // the old bank's element cnt_q (0 unless live)
   assign old_rd = bank_q ? acc_rdata[0] : acc_rdata[1];
-  assign old_acc = old_live_q ? (old_rd[AccW] ? '1 : old_rd[AccW-1:0]) : '0;
+  assign old_acc = old_live_q ? old_rd : '0;
 
   logic [TotW:0]     div_t;
   logic [TotW+1:0]   div_diff;
@@ -519,7 +501,7 @@ module hwprof_detector_core #(
       live_q <= '0;
       s1_v_q <= 1'b0;
       s1_bank_q <= 1'b0;
-      s1_sel_q <= '0;
+      s1_live_q <= 1'b0;
       s1_fwd_q <= 1'b0;
       s1_idx_q <= '0;
       old_live_q <= 1'b0;
@@ -558,14 +540,12 @@ module hwprof_detector_core #(
       // a feature), so go reaches only the live bit and s1_v_q here.
       s1_idx_q <= idx;
       s1_bank_q <= bank_q;
-      s1_fwd_q <= fwd_d;
-      s1_sel_q <= {live_rd && !fwd_d && bank_q, live_rd && !fwd_d && !bank_q};
+      s1_live_q <= live_q[bank_q][idx];
+      s1_fwd_q <= s1_v_q && s1_bank_q == bank_q && s1_idx_q == idx;
       if (go && item_feat_i) live_q[bank_q][idx] <= 1'b1;
-      // A waiting interval end: set by an ending item outside Idle, cleared
-      // in Idle (where a waiting end always starts: start), so only the
-      // bank swap and the state hang on start (fan-out of the boundary test).
-      if (pass_free) end_pend_q <= 1'b0;
-      else if (go && int_end) end_pend_q <= 1'b1;
+      if (go && int_end && !pass_free) begin
+        end_pend_q <= 1'b1;
+      end
       old_live_q <= live_q[!bank_q][pass_raddr];
       p0_v_q <= (state_q == StSearch) && (k_q < KW'(Words));
       p1_v_q <= p0_v_q;
@@ -582,10 +562,12 @@ module hwprof_detector_core #(
         if (!ag_rd) ag_act_q <= 1'b0;
       end
       if (ag_wv_q && age_new == AgeW'(Entries - 1)) oldest_q <= ag_wi_q;
-      // Banks swap: the new live bank is already empty.
-      if (start) bank_q <= !bank_q;
-      // cnt_q is not used in Idle: cleared there, so it is 0 at a start.
-      if (pass_free) cnt_q <= '0;
+      if (start) begin
+        // Banks swap: the new live bank is already empty.
+        bank_q <= !bank_q;
+        end_pend_q <= 1'b0;
+        cnt_q <= '0;
+      end
       if (restart_i) begin
         end_pend_q <= 1'b0;
         live_q <= '0;
@@ -661,11 +643,8 @@ module hwprof_detector_core #(
   // Datapath registers of the pass (no reset: each is loaded before it is
   // used; a restart returns the FSM to Idle, so an update then is harmless).
   always_ff @(posedge clk_i) begin
-    // thr_pend_q follows THRESHOLD until an interval end waits (it then
-    // holds the value of the ending item's cycle); thr_q follows in Idle
-    // and holds from the start on (used in Match): neither hangs on start.
-    if (!end_pend_q) thr_pend_q <= threshold_i;
-    if (pass_free) thr_q <= end_pend_q ? thr_pend_q : threshold_i;
+    if (go && int_end && !pass_free) thr_pend_q <= threshold_i;
+    if (start) thr_q <= end_pend_q ? thr_pend_q : threshold_i;
     unique case (state_q)
       StWait: tot_q <= '0;
       StSum: tot_q <= tot_q + TotW'(old_acc);
