@@ -24,12 +24,12 @@ FORMAL = ROOT / "formal"
 # One planted bug per proof family: (flow, task, RTL file, line text, replacement, what it breaks).
 PLANTED = [
     ("fifo_sync", "ptr", "rtl/prim/hwprof_fifo_sync.sv",
-     "if (push && !clear_i) mem_q[wptr_q] <= in_data_i;",
-     "if (push && !clear_i && !pop) mem_q[wptr_q] <= in_data_i;",
+     "if (push[k] && !clear_i) mem_q[wptr_n[k]] <= in_data_i[k*Width +: Width];",
+     "if (push[k] && !clear_i && !pop) mem_q[wptr_n[k]] <= in_data_i[k*Width +: Width];",
      "an entry pushed while another is popped is lost"),
     ("fifo_sync", "ptr", "rtl/prim/hwprof_fifo_sync.sv",
-     "assign in_ready_o  = (count_q != CountW'(Depth));",
-     "assign in_ready_o  = (count_q < CountW'(Depth - 1)) || !out_ready_i;",
+     "assign in_ready_o[k] = (count_q != CountW'(Depth));",
+     "assign in_ready_o[k] = (count_q < CountW'(Depth - 1)) || !out_ready_i;",
      "full no longer exact"),
     ("argmin_tree", "min5", "rtl/prim/hwprof_argmin_tree.sv",
      "(rval > lval) : (rval < lval)",
