@@ -71,7 +71,7 @@ help:
 	@echo "make formal   SymbiYosys proofs of the primitives and the planted-bug checks (FORMAL=flow,...)"
 	@echo "make coverage Verilator line/toggle/cover-point coverage of the RTL under the lock-step tests (build/coverage/)"
 	@echo "make soak     seeded random lock-step runs of every unit for SOAK_S seconds (SEED= replays) + shipped traces"
-	@echo "make fpga BOARD=ulx3s|icebreaker [DEVICE=85f|25f|12f] [UNITS=path,rap,dcr,bbv] [BAUD=115200]"
+	@echo "make fpga BOARD=ulx3s|icebreaker [DEVICE=85f|25f|12f] [UNITS=path,rap,dcr,bbv] [SOC=picorv32] [BAUD=115200]"
 	@echo "              board bitstream and build/fpga/<board>/report.json; fails when timing is not met (docs/boards.md)"
 	@echo "make fpga-prog BOARD=...  load that bitstream with openFPGALoader / iceprog"
 	@echo "make soc-elf SRC=prog.c [OUT=prog.elf]  build a C program for the simulated RISC-V SoC (docs/soc.md)"
@@ -275,7 +275,8 @@ BAUD   ?= 115200
 
 fpga: deps-venv
 	HWPROF_VENV=$(abspath $(VENV)) python3 scripts/fpga.py --board $(BOARD) \
-	  $(if $(DEVICE),--device $(DEVICE)) $(if $(UNITS),--units $(UNITS)) --baud $(BAUD) --out $(BUILD)/fpga
+	  $(if $(DEVICE),--device $(DEVICE)) $(if $(UNITS),--units $(UNITS)) $(if $(SOC),--soc $(SOC)) --baud $(BAUD) \
+	  --out $(BUILD)/fpga
 
 fpga-prog:
 	scripts/fpga_prog.sh $(BOARD) $(BUILD)

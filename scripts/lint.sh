@@ -5,7 +5,10 @@
 #     rtl/lint/waivers.vlt (core hwprof:lint:waivers);
 #  2. the synthesis front end (Yosys read_slang) parses and elaborates every
 #     core and the synthesis harness, so nothing unsynthesizable slips in;
-#  3. FuseSoC, when the venv has it, runs the lint target of every core no
+#  3. the SoC (rtl/soc/ and the simulated SoC's top, sim/soc/): Verilator
+#     -Wall with PicoRV32 from the venv's pythondata-cpu-picorv32 (no FuseSoC
+#     core: PicoRV32 is not one; its own file waived in sim/soc/soc_waivers.vlt);
+#  4. FuseSoC, when the venv has it, runs the lint target of every core no
 #     other core depends on, so the core files stay valid CAPI2 for FuseSoC,
 #     and PyYAML (which FuseSoC brings) reads every core file as
 #     scripts/hwprof_cores.py does.
@@ -31,6 +34,23 @@ while IFS=$'\t' read -r vlnv top _; do
     echo "lint: verilator $top: FAILED"; status=1
   fi
 done < <($cores list --target lint)
+picorv32=$(ls "$venv"/lib/python3*/site-packages/pythondata_cpu_picorv32/verilog/picorv32.v 2>/dev/null | tail -1)
+if [ -n "$picorv32" ]; then
+  mapfile -t soc_rtl < <( ($cores files hwprof_board_core; $cores files hwprof_rvfi_ingress;
+                           $cores files hwprof_board_units; $cores files hwprof_board_fanout) | awk '!s[$0]++')
+  soc_own=(rtl/soc/hwprof_soc_reg_pkg.sv rtl/soc/hwprof_soc_cpu.sv rtl/soc/hwprof_soc_unit.sv rtl/soc/hwprof_board_soc.sv)
+  for top in hwprof_board_soc hwprof_soc_top; do
+    if verilator --lint-only -Wall --assert -Irtl/include rtl/lint/waivers.vlt sim/soc/soc_waivers.vlt \
+        +define+RISCV_FORMAL "$picorv32" "${soc_rtl[@]}" "${soc_own[@]}" sim/soc/hwprof_soc_top.sv \
+        --top-module "$top"; then
+      echo "lint: verilator $top (the SoC, PicoRV32 from the venv): clean"
+    else
+      echo "lint: verilator $top: FAILED"; status=1
+    fi
+  done
+else
+  echo "lint: skipping the SoC ($venv has no pythondata-cpu-picorv32; run make deps)"
+fi
 if [ -x "$venv/bin/fusesoc" ]; then
   "$venv/bin/python" scripts/hwprof_cores.py check | sed 's/^/lint: core files: /' || status=1
   # --no-export: Verilator sees the files where they are, so the waivers'

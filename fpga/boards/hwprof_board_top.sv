@@ -4,6 +4,9 @@
 /// probes left unconnected. A board top (fpga/boards/<board>/) only names the
 /// board's pins and clock and sets the defaults of its build
 /// (docs/boards.md).
+/// Soc = 1: hwprof_board_soc instead of hwprof_board_core, a PicoRV32 SoC
+/// as one more unit whose records feed the units (docs/soc.md, "The SoC on a
+/// board"; `make fpga SOC=picorv32`).
 `default_nettype none
 
 module hwprof_board_top #(
@@ -25,7 +28,12 @@ module hwprof_board_top #(
   parameter int unsigned RapQueue = 1024,
   /// BBV detector size (docs/boards.md).
   parameter int unsigned BbvCounters = 32,
-  parameter int unsigned BbvEntries = 32
+  parameter int unsigned BbvEntries = 32,
+  /// 1: the SoC (PicoRV32, its RAM, the RVFI ingress) beside the units.
+  parameter int unsigned Soc = 0,
+  /// The SoC's RAM in 32-bit words, and its core (1: RV32IMC, 0: RV32I).
+  parameter int unsigned SocMemWords = 32768,
+  parameter int unsigned SocRv32imc = 0
 ) (
   /// Board clock.
   input  wire logic clk_i,
@@ -35,7 +43,7 @@ module hwprof_board_top #(
   output logic      uart_tx_o
 );
 
-  localparam int unsigned NumUnits = EnPath + EnRap + EnDcr + EnBbv;
+  localparam int unsigned NumUnits = EnPath + EnRap + EnDcr + EnBbv + int'(Soc != 0);
 
   logic rst_n;
   logic probe_unit_rst;
@@ -50,35 +58,77 @@ module hwprof_board_top #(
     .rst_no(rst_n)
   );
 
-  hwprof_board_core #(
-    .Board      (Board),
-    .ClkHz      (ClkHz),
-    .Baud       (Baud),
-    .RxBytes    (RxBytes),
-    .EnPath     (EnPath),
-    .EnRap      (EnRap),
-    .EnDcr      (EnDcr),
-    .EnBbv      (EnBbv),
-    .RapGroups  (RapGroups),
-    .RapQueue   (RapQueue),
-    .BbvCounters(BbvCounters),
-    .BbvEntries (BbvEntries)
-  ) u_core (
-    .clk_i,
-    .rst_ni            (rst_n),
-    .uart_rx_i,
-    .uart_tx_o,
-    .probe_unit_rst_o  (probe_unit_rst),
-    .probe_rec_valid_o (probe_rec_valid),
-    .probe_rec_ready_o (probe_rec_ready),
-    .probe_rec_data_o  (probe_rec_data),
-    .probe_csr_we_o    (probe_csr_we),
-    .probe_csr_addr_o  (probe_csr_addr),
-    .probe_csr_wdata_o (probe_csr_wdata),
-    .probe_dump_start_o(probe_dump_start),
-    .probe_dump_ready_o(probe_dump_ready),
-    .probe_res_ready_o (probe_res_ready)
-  );
+  if (Soc != 0) begin : g_soc
+    hwprof_board_soc #(
+      .Board      (Board),
+      .ClkHz      (ClkHz),
+      .Baud       (Baud),
+      .RxBytes    (RxBytes),
+      .EnPath     (EnPath),
+      .EnRap      (EnRap),
+      .EnDcr      (EnDcr),
+      .EnBbv      (EnBbv),
+      .RapGroups  (RapGroups),
+      .RapQueue   (RapQueue),
+      .BbvCounters(BbvCounters),
+      .BbvEntries (BbvEntries),
+      .SocMemWords(SocMemWords),
+      .SocRv32imc (SocRv32imc)
+    ) u_core (
+      .clk_i,
+      .rst_ni            (rst_n),
+      .uart_rx_i,
+      .uart_tx_o,
+      .probe_unit_rst_o  (probe_unit_rst),
+      .probe_rec_valid_o (probe_rec_valid),
+      .probe_rec_ready_o (probe_rec_ready),
+      .probe_rec_data_o  (probe_rec_data),
+      .probe_csr_we_o    (probe_csr_we),
+      .probe_csr_addr_o  (probe_csr_addr),
+      .probe_csr_wdata_o (probe_csr_wdata),
+      .probe_dump_start_o(probe_dump_start),
+      .probe_dump_ready_o(probe_dump_ready),
+      .probe_res_ready_o (probe_res_ready)
+    );
+  end else begin : g_core
+    hwprof_board_core #(
+      .Board      (Board),
+      .ClkHz      (ClkHz),
+      .Baud       (Baud),
+      .RxBytes    (RxBytes),
+      .EnPath     (EnPath),
+      .EnRap      (EnRap),
+      .EnDcr      (EnDcr),
+      .EnBbv      (EnBbv),
+      .RapGroups  (RapGroups),
+      .RapQueue   (RapQueue),
+      .BbvCounters(BbvCounters),
+      .BbvEntries (BbvEntries)
+    ) u_core (
+      .clk_i,
+      .rst_ni            (rst_n),
+      .uart_rx_i,
+      .uart_tx_o,
+      .ext_rec_valid_i   (1'b0),
+      .ext_rec_ready_o   (),
+      .ext_rec_data_i    ('0),
+      .ext_rst_no        (),
+      .ext_csr_we_o      (),
+      .ext_csr_addr_o    (),
+      .ext_csr_wdata_o   (),
+      .ext_csr_rdata_i   ('0),
+      .probe_unit_rst_o  (probe_unit_rst),
+      .probe_rec_valid_o (probe_rec_valid),
+      .probe_rec_ready_o (probe_rec_ready),
+      .probe_rec_data_o  (probe_rec_data),
+      .probe_csr_we_o    (probe_csr_we),
+      .probe_csr_addr_o  (probe_csr_addr),
+      .probe_csr_wdata_o (probe_csr_wdata),
+      .probe_dump_start_o(probe_dump_start),
+      .probe_dump_ready_o(probe_dump_ready),
+      .probe_res_ready_o (probe_res_ready)
+    );
+  end
 
 endmodule
 

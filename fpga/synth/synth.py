@@ -247,9 +247,12 @@ def generate_wrapper(top: str, tag: str, params: dict[str, str],
 
 
 def slang_cmd(files: list[Path], top: str, params: dict[str, str],
-              cores: list[str], keep_hierarchy: bool, family: str = "") -> str:
+              cores: list[str], keep_hierarchy: bool, family: str = "",
+              defines: tuple[str, ...] = ()) -> str:
     # -j 1: the WebAssembly build cannot start threads.
     parts = ["read_slang", "-j", "1", "-D", "SYNTHESIS"]
+    for d in defines:
+        parts += ["-D", d]
     # HWPROF_FAMILY_ECP5 / HWPROF_FAMILY_ICE40: the device family, for RTL
     # that picks a RAM kind per family (docs/synthesis.md).
     if family:

@@ -8,6 +8,14 @@
 ///
 /// Unit-independent: the units sit behind per-unit record, register, dump
 /// and result ports (hwprof_board_units). Model: sim_models/board/shell.h.
+///
+/// ExtRec = 1: a second record source (ext_*, valid/ready; the SoC's RVFI
+/// ingress in hwprof_board_soc) shares the fan-out with the decoder. The
+/// decoder's record goes first; a record once offered to the fan-out stays
+/// its input until every unit has taken it (the source is locked while a
+/// record is partly taken), so the fan-out never sees its record change.
+/// The register, FLUSH and DUMP commands wait for the decoder's records
+/// only (ctrl's `drained`), and FLUSHED counts only those.
 `default_nettype none
 
 module hwprof_board_shell #(
@@ -30,7 +38,9 @@ module hwprof_board_shell #(
   /// ID block length in bytes.
   parameter int unsigned IdLen = 17,
   /// ID block (byte 0 at bits 7..0).
-  parameter logic [8*IdLen-1:0] IdRom = '0
+  parameter logic [8*IdLen-1:0] IdRom = '0,
+  /// 1: records also from ext_* (see above).
+  parameter int unsigned ExtRec = 0
 ) (
   /// Clock.
   input  wire logic                         clk_i,
@@ -42,6 +52,12 @@ module hwprof_board_shell #(
   output logic                              uart_tx_o,
   /// Reset the units (one cycle, OPEN).
   output logic                              unit_rst_o,
+  /// Second record source (ExtRec = 1): a record is offered.
+  input  wire logic                         ext_valid_i,
+  /// It is taken by every unit.
+  output logic                              ext_ready_o,
+  /// The record.
+  input  wire hwprof_board_pkg::board_rec_t ext_data_i,
   /// Per unit: a record is offered.
   output logic [NUnits-1:0]                 rec_valid_o,
   /// Per unit: taken.
@@ -85,6 +101,8 @@ module hwprof_board_shell #(
   logic [7:0]  buf_rdata;
   logic [15:0] buf_free;
   logic        dec_clear, dec_valid, dec_ready, dec_busy, dec_err;
+  hwprof_board_pkg::board_rec_t dec_data;
+  logic        fan_valid, fan_ready, use_ext;
   // transmit
   logic        tx_start, tx_busy, tx_take, ut_valid, ut_ready;
   logic [7:0]  tx_type, tx_seq, tx_len, tx_pay, ut_data;
@@ -137,10 +155,33 @@ module hwprof_board_shell #(
     .rd_data_i  (buf_rdata),
     .out_valid_o(dec_valid),
     .out_ready_i(dec_ready),
-    .out_data_o (rec_data_o),
+    .out_data_o (dec_data),
     .busy_o     (dec_busy),
     .err_o      (dec_err)
   );
+
+  // The fan-out's source: the decoder, or (ExtRec) the second source when
+  // the decoder offers nothing; locked while a record is partly taken.
+  if (ExtRec != 0) begin : g_ext
+    logic lock_q, lock_ext_q;
+    assign use_ext = lock_q ? lock_ext_q : !dec_valid;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        lock_q     <= 1'b0;
+        lock_ext_q <= 1'b0;
+      end else begin
+        lock_q     <= fan_valid && !fan_ready && !dec_clear;
+        lock_ext_q <= use_ext;
+      end
+    end
+  end else begin : g_no_ext
+    assign use_ext = 1'b0;
+  end
+
+  assign fan_valid   = use_ext ? ext_valid_i : dec_valid;
+  assign rec_data_o  = use_ext ? ext_data_i : dec_data;
+  assign dec_ready   = fan_ready && !use_ext;
+  assign ext_ready_o = fan_ready && use_ext;
 
   hwprof_board_fanout #(
     .NUnits     (NUnits),
@@ -150,8 +191,8 @@ module hwprof_board_shell #(
     .clk_i,
     .rst_ni,
     .clear_i     (dec_clear),
-    .in_valid_i  (dec_valid),
-    .in_ready_o  (dec_ready),
+    .in_valid_i  (fan_valid),
+    .in_ready_o  (fan_ready),
     .in_is_val_i (rec_data_o.is_val),
     .unit_valid_o(rec_valid_o),
     .unit_ready_i(rec_ready_i)

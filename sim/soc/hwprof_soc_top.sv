@@ -9,39 +9,15 @@
 ///                                          --val records (rap_val_i)------+--> merge -> hwprof_board_fanout
 ///                                                                             -> hwprof_board_units (path, RAP, DCR, BBV)
 ///
-/// Records: branch records from the ingress go to every unit; with
-/// rap_val_i the ingress' val port gives a `val` record (value =
-/// rvfi_mem_addr, weight 1) of every retired load and store that does not
-/// trap, for the RAP engine, which then takes no branch
-/// records (its value profile); without, no val records are made and the RAP
-/// engine takes the code profile of the branch records (as the board units
-/// do). The merge offers a branch record before a val record (a branch
-/// record stays offered until every unit took it, so the fan-out's partial
-/// state never changes record).
-/// Backpressure: RVFI cannot stall the core, but the SoC can stall its
-/// memory: while a record waits for a unit, or a val record waits behind a
-/// branch record, the memory answers nothing, so the core retires at most
-/// the instruction it is executing and neither ingress FIFO (IngressDepth,
-/// IngressValDepth) overflows: the units see the whole retire stream
-/// (assertion val_none_dropped for the val FIFO).
-///
-/// Memory map (the addresses of qemu's `virt` machine, so one ELF runs on
-/// both):
-///   0x8000_0000 .. +4*MemWords  RAM (program, data, stack), word-addressed
-///                               array loaded through load_* before the core
-///                               leaves reset;
-///   0x1000_0000                 UART transmit register (byte store: one
-///                               character on uart_valid_o / uart_data_o);
-///                               reads anywhere in 0x1000_0000..0x1000_0fff
-///                               return 0x6060_6060 (16550 LSR: transmitter
-///                               empty);
-///   0x0010_0000                 exit register (qemu's sifive_test): a store
-///                               of 0x5555 exits with code 0, of
-///                               (code << 16) | 0x3333 with `code`.
-/// After an exit store (or a core trap) the memory stops answering, so the
-/// core stalls and retires nothing more; exit_valid_o stays high.
-/// Memory timing: one wait state (mem_ready one clock after mem_valid), the
-/// response registered as a block RAM would give it.
+/// The core, its memory (map of qemu's `virt` machine), the ingress, the
+/// merge of its two ports and the memory hold that keeps the ingress FIFOs
+/// from overflowing are rtl/soc/hwprof_soc_cpu.sv, shared with the board
+/// build (hwprof_board_soc); this top adds the fan-out and the units and
+/// exposes the probes the harness compares every cycle. With rap_val_i the
+/// RAP engine takes the val records (its value profile) and no branch
+/// records; without, no val records are made and it takes the code profile
+/// of the branch records (as the board units do). The console is never
+/// full here (uart_ready_i = 1).
 /// The core is held in reset while core_run_i is low; the ingress and the
 /// units reset with rst_ni only, so their registers can be programmed
 /// before the core runs and read after it stopped. Unit ports: those of
@@ -192,221 +168,65 @@ module hwprof_soc_top #(
   output logic [NUnits*EntW-1:0]     res_data_o
 );
 
-  // ------------------------------------------------------------------ core
-  logic        mem_valid, mem_instr, mem_ready_q;
-  logic [31:0] mem_addr, mem_wdata, mem_rdata_q;
-  logic [3:0]  mem_wstrb;
-  logic        trap;
-  logic        core_resetn;
+  // ------------------------------------------------- core, memory, ingress
+  hwprof_board_pkg::board_rec_t mrec;
+  logic m_valid, m_ready;
+  logic unused_stopped;
 
-  // RVFI signals this SoC does not use.
-  logic [1:0]  unused_mode, unused_ixl;
-  logic [4:0]  unused_rs1_addr, unused_rs2_addr, unused_rd_addr;
-  logic [31:0] unused_rs1_rdata, unused_rs2_rdata, unused_rd_wdata;
-  logic [31:0] unused_mem_rdata, unused_mem_wdata;
-  logic [63:0] unused_csr [8];
-  logic        unused_la_read, unused_la_write;
-  logic [31:0] unused_la_addr, unused_la_wdata, unused_pcpi_rs1, unused_pcpi_rs2, unused_eoi;
-  logic [3:0]  unused_la_wstrb;
-  logic        unused_pcpi_valid, unused_trace_valid, unused_mem_instr;
-  logic [31:0] unused_pcpi_insn;
-  logic [35:0] unused_trace_data;
-
-  assign core_resetn = rst_ni && core_run_i;
-  assign unused_mem_instr = mem_instr;
-
-  picorv32 #(
-    .PROGADDR_RESET(32'h8000_0000),
-    .COMPRESSED_ISA(Rv32imc[0]),
-    .ENABLE_MUL    (Rv32imc[0]),
-    .ENABLE_DIV    (Rv32imc[0]),
-    .BARREL_SHIFTER(1'b1),
-    .ENABLE_IRQ    (1'b0)
-  ) u_core (
-    .clk           (clk_i),
-    .resetn        (core_resetn),
-    .trap          (trap),
-    .mem_valid     (mem_valid),
-    .mem_instr     (mem_instr),
-    .mem_ready     (mem_ready_q),
-    .mem_addr      (mem_addr),
-    .mem_wdata     (mem_wdata),
-    .mem_wstrb     (mem_wstrb),
-    .mem_rdata     (mem_rdata_q),
-    .mem_la_read   (unused_la_read),
-    .mem_la_write  (unused_la_write),
-    .mem_la_addr   (unused_la_addr),
-    .mem_la_wdata  (unused_la_wdata),
-    .mem_la_wstrb  (unused_la_wstrb),
-    .pcpi_valid    (unused_pcpi_valid),
-    .pcpi_insn     (unused_pcpi_insn),
-    .pcpi_rs1      (unused_pcpi_rs1),
-    .pcpi_rs2      (unused_pcpi_rs2),
-    .pcpi_wr       (1'b0),
-    .pcpi_rd       (32'd0),
-    .pcpi_wait     (1'b0),
-    .pcpi_ready    (1'b0),
-    .irq           (32'd0),
-    .eoi           (unused_eoi),
-    .rvfi_valid    (rvfi_valid_o),
-    .rvfi_order    (rvfi_order_o),
-    .rvfi_insn     (rvfi_insn_o),
-    .rvfi_trap     (rvfi_trap_o),
-    .rvfi_halt     (rvfi_halt_o),
-    .rvfi_intr     (rvfi_intr_o),
-    .rvfi_mode     (unused_mode),
-    .rvfi_ixl      (unused_ixl),
-    .rvfi_rs1_addr (unused_rs1_addr),
-    .rvfi_rs2_addr (unused_rs2_addr),
-    .rvfi_rs1_rdata(unused_rs1_rdata),
-    .rvfi_rs2_rdata(unused_rs2_rdata),
-    .rvfi_rd_addr  (unused_rd_addr),
-    .rvfi_rd_wdata (unused_rd_wdata),
-    .rvfi_pc_rdata (rvfi_pc_rdata_o),
-    .rvfi_pc_wdata (rvfi_pc_wdata_o),
-    .rvfi_mem_addr (rvfi_mem_addr_o),
-    .rvfi_mem_rmask(rvfi_mem_rmask_o),
-    .rvfi_mem_wmask(rvfi_mem_wmask_o),
-    .rvfi_mem_rdata(unused_mem_rdata),
-    .rvfi_mem_wdata(unused_mem_wdata),
-    .rvfi_csr_mcycle_rmask  (unused_csr[0]),
-    .rvfi_csr_mcycle_wmask  (unused_csr[1]),
-    .rvfi_csr_mcycle_rdata  (unused_csr[2]),
-    .rvfi_csr_mcycle_wdata  (unused_csr[3]),
-    .rvfi_csr_minstret_rmask(unused_csr[4]),
-    .rvfi_csr_minstret_wmask(unused_csr[5]),
-    .rvfi_csr_minstret_rdata(unused_csr[6]),
-    .rvfi_csr_minstret_wdata(unused_csr[7]),
-    .trace_valid   (unused_trace_valid),
-    .trace_data    (unused_trace_data)
-  );
-
-  assign core_trap_o = trap;
-
-  // ---------------------------------------------------------------- memory
-  logic [31:0] ram_q [MemWords];  // no reset: storage
-  logic        sel_ram, sel_uart, sel_exit, stopped_q;
-  logic        hold_q;  // a record waits: the memory answers nothing
-  logic [MemAw-1:0] widx;
-
-  assign sel_ram  = mem_addr[31:28] == 4'h8;
-  assign sel_uart = mem_addr[31:12] == 20'h10000;
-  assign sel_exit = mem_addr[31:2] == 30'(32'h0010_0000 >> 2);
-  assign widx     = mem_addr[MemAw+1:2];
-
-  always_ff @(posedge clk_i) begin
-    if (load_we_i) ram_q[load_addr_i] <= load_wdata_i;
-    if (mem_valid && !mem_ready_q && !stopped_q && !hold_q && sel_ram) begin
-      for (int b = 0; b < 4; b++)
-        if (mem_wstrb[b]) ram_q[widx][8*b +: 8] <= mem_wdata[8*b +: 8];
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      mem_ready_q  <= 1'b0;
-      mem_rdata_q  <= '0;
-      stopped_q    <= 1'b0;
-      uart_valid_o <= 1'b0;
-      uart_data_o  <= '0;
-      exit_valid_o <= 1'b0;
-      exit_code_o  <= '0;
-    end else begin
-      mem_ready_q  <= 1'b0;
-      uart_valid_o <= 1'b0;
-      if (trap) stopped_q <= 1'b1;
-      if (mem_valid && !mem_ready_q && !stopped_q && !hold_q) begin
-        mem_ready_q <= 1'b1;
-        mem_rdata_q <= sel_ram ? ram_q[widx] : (sel_uart ? 32'h6060_6060 : 32'd0);
-        if (sel_uart && mem_wstrb[0] && mem_addr[11:0] == 12'd0) begin
-          uart_valid_o <= 1'b1;
-          uart_data_o  <= mem_wdata[7:0];
-        end
-        if (sel_exit && mem_wstrb != 4'd0 && (mem_wdata[15:0] == 16'h5555 || mem_wdata[15:0] == 16'h3333)) begin
-          exit_valid_o <= 1'b1;
-          exit_code_o  <= mem_wdata[15:0] == 16'h5555 ? 16'd0 : mem_wdata[31:16];
-          stopped_q    <= 1'b1;
-        end
-      end
-    end
-  end
-
-  // --------------------------------------------------------------- ingress
-  logic rec_ready, val_ready;
-
-  hwprof_rvfi_ingress #(
-    .Depth   (IngressDepth),
-    .Nret    (1),
-    .ValDepth(IngressValDepth)
-  ) u_ingress (
+  hwprof_soc_cpu #(
+    .MemWords       (MemWords),
+    .Rv32imc        (Rv32imc),
+    .IngressDepth   (IngressDepth),
+    .IngressValDepth(IngressValDepth)
+  ) u_cpu (
     .clk_i,
     .rst_ni,
+    .core_run_i,
     .ev_sel_i,
-    .val_en_i        (rap_val_i),
-    .rvfi_valid_i    (rvfi_valid_o && core_resetn),
-    .rvfi_order_i    (rvfi_order_o),
-    .rvfi_insn_i     (rvfi_insn_o),
-    .rvfi_trap_i     (rvfi_trap_o),
-    .rvfi_halt_i     (rvfi_halt_o),
-    .rvfi_intr_i     (rvfi_intr_o),
-    .rvfi_pc_rdata_i (rvfi_pc_rdata_o),
-    .rvfi_pc_wdata_i (rvfi_pc_wdata_o),
-    .rvfi_mem_rmask_i(rvfi_mem_rmask_o),
-    .rvfi_mem_wmask_i(rvfi_mem_wmask_o),
-    .rvfi_mem_addr_i (rvfi_mem_addr_o),
-    .event_i         (1'b0),
-    .out_valid_o     (rec_valid_o),
-    .out_ready_i     (rec_ready),
-    .out_data_o      (rec_data_o),
+    .rap_val_i,
+    .load_we_i,
+    .load_addr_i,
+    .load_wdata_i,
+    .uart_valid_o,
+    .uart_data_o,
+    .uart_ready_i     (1'b1),
+    .exit_valid_o,
+    .exit_code_o,
+    .core_trap_o,
+    .stopped_o        (unused_stopped),
+    .rec_valid_o      (m_valid),
+    .rec_ready_i      (m_ready),
+    .rec_data_o       (mrec),
+    .rvfi_valid_o,
+    .rvfi_order_o,
+    .rvfi_insn_o,
+    .rvfi_trap_o,
+    .rvfi_halt_o,
+    .rvfi_intr_o,
+    .rvfi_pc_rdata_o,
+    .rvfi_pc_wdata_o,
+    .rvfi_mem_rmask_o,
+    .rvfi_mem_wmask_o,
+    .rvfi_mem_addr_o,
+    .br_valid_o       (rec_valid_o),
+    .br_ready_o       (rec_ready_o),
+    .br_data_o        (rec_data_o),
     .val_valid_o,
-    .val_ready_i     (val_ready),
+    .val_ready_o,
     .val_data_o,
-    .retired_o       (ing_retired_o),
-    .records_o       (ing_records_o),
-    .dropped_o       (ing_dropped_o),
-    .traps_o         (ing_traps_o),
-    .intrs_o         (ing_intrs_o),
-    .order_gaps_o    (ing_order_gaps_o),
-    .vals_o          (ing_vals_o),
-    .val_dropped_o   (ing_val_dropped_o),
-    .halted_o        (ing_halted_o)
+    .ing_retired_o,
+    .ing_records_o,
+    .ing_dropped_o,
+    .ing_traps_o,
+    .ing_intrs_o,
+    .ing_order_gaps_o,
+    .ing_halted_o,
+    .ing_vals_o,
+    .ing_val_dropped_o,
+    .hold_cycles_o
   );
 
-  assign rec_ready_o = rec_ready;
-  assign val_ready_o = val_ready;
-  // The memory hold below keeps the val FIFO from overflowing.
-  `HWPROF_ASSERT(val_none_dropped, ing_val_dropped_o == '0)
-
-  // ------------------------------------------------------------------ merge
-  // A branch record first; a val record when no branch record waits.
-  hwprof_board_pkg::board_rec_t mrec;
-  logic        m_valid, m_ready, m_is_val;
-  assign m_is_val = !rec_valid_o;
-  assign m_valid  = rec_valid_o || val_valid_o;
-  assign rec_ready = m_ready && !m_is_val;
-  assign val_ready = m_ready && m_is_val;
-  assign val_taken_o = val_ready && val_valid_o;
-  always_comb begin
-    mrec        = '0;
-    mrec.is_val = m_is_val;
-    mrec.br     = rec_data_o;
-    mrec.value  = val_data_o;
-    mrec.weight = 16'd1;
-  end
-
-  // Hold the memory while a record waits for a unit, or a val record waits
-  // behind a branch record (then the val FIFO may fill: it is drained only
-  // when no branch record is offered).
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      hold_q        <= 1'b0;
-      hold_cycles_o <= '0;
-    end else begin
-      hold_q <= (m_valid && !m_ready) || (val_valid_o && rec_valid_o);
-      if (hold_q && mem_valid && !mem_ready_q && !stopped_q && hold_cycles_o != '1)
-        hold_cycles_o <= hold_cycles_o + 32'd1;
-    end
-  end
+  assign val_taken_o = val_ready_o && val_valid_o;
 
   // ---------------------------------------------------------------- fan-out
   // Units 0 path, 1 RAP, 2 DCR, 3 BBV. With rap_val_i the RAP engine's
@@ -425,12 +245,12 @@ module hwprof_soc_top #(
     .clear_i     (1'b0),
     .in_valid_i  (m_valid),
     .in_ready_o  (m_ready),
-    .in_is_val_i (m_is_val),
+    .in_is_val_i (mrec.is_val),
     .unit_valid_o(f_valid),
     .unit_ready_i(f_ready)
   );
 
-  assign rap_masked = rap_val_i && !m_is_val;
+  assign rap_masked = rap_val_i && !mrec.is_val;
   always_comb begin
     u_valid = f_valid;
     f_ready = u_ready;

@@ -21,7 +21,11 @@ module hwprof_ulx3s #(
   parameter int unsigned RapQueue = 1024,
   /// BBV detector size (docs/boards.md).
   parameter int unsigned BbvCounters = 32,
-  parameter int unsigned BbvEntries = 32
+  parameter int unsigned BbvEntries = 32,
+  /// 1: a PicoRV32 SoC beside the units (`make fpga SOC=picorv32`), its RAM
+  /// in 32-bit words (128 KB: 64 DP16KD).
+  parameter int unsigned Soc = 0,
+  parameter int unsigned SocMemWords = 32768
 ) (
   /// Board clock, 25 MHz.
   input  wire logic clk_25mhz,
@@ -43,7 +47,9 @@ module hwprof_ulx3s #(
     .RapGroups(RapGroups),
     .RapQueue(RapQueue),
     .BbvCounters(BbvCounters),
-    .BbvEntries(BbvEntries)
+    .BbvEntries(BbvEntries),
+    .Soc(Soc),
+    .SocMemWords(SocMemWords)
   ) u_top (
     .clk_i    (clk_25mhz),
     .uart_rx_i(ftdi_txd),
