@@ -55,7 +55,7 @@ module hwprof_board_core #(
   /// An extra unit outside this module (see above).
   parameter int unsigned ExtUnit = 0,
   /// Its kind, parameter count (<= 8) and parameters (32 bits each, first at bits 31..0).
-  parameter int unsigned ExtKind = 5,
+  parameter int unsigned ExtKind = 6,
   parameter int unsigned ExtNParams = 0,
   parameter logic [255:0] ExtParams = '0,
   /// Units of hwprof_board_units.

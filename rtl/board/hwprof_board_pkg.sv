@@ -46,6 +46,8 @@ package hwprof_board_pkg;
   localparam logic [7:0] KindRap    = 8'd2;
   localparam logic [7:0] KindDcr    = 8'd3;
   localparam logic [7:0] KindBbv    = 8'd4;
+  /// 5 is the path-phase detector's (reserved: no board builds it yet).
+  localparam logic [7:0] KindSoc    = 8'd6;
 
   /// A decoded record of the RECORDS stream: a branch record, or a `val`
   /// record (value, weight) when is_val.

@@ -2,7 +2,7 @@
 /// on a board"): hwprof_board_core (the link shell, the units chosen with
 /// En*, the ID block) with one extra unit, hwprof_soc_unit (PicoRV32, its
 /// RAM, the RVFI ingress), whose records share the shell's fan-out with the
-/// host's RECORDS stream. The SoC is the last unit of the ID block: kind 5,
+/// host's RECORDS stream. The SoC is the last unit of the ID block: kind 6,
 /// parameters MemWords, Rv32imc, IngressDepth, IngressValDepth,
 /// ConsoleDepth. OPEN resets it with the units (the core held in reset; the
 /// RAM keeps its contents). Ports: those of hwprof_board_core without ext_*.
@@ -89,7 +89,7 @@ module hwprof_board_soc #(
     .BbvCounters(BbvCounters),
     .BbvEntries (BbvEntries),
     .ExtUnit    (1),
-    .ExtKind    (5),
+    .ExtKind    (int'(hwprof_board_pkg::KindSoc)),
     .ExtNParams (5),
     .ExtParams  (SocParams)
   ) u_core (
