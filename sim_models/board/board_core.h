@@ -231,7 +231,24 @@ class RapDcrUnits : public Units {
   uint32_t prev_next_ = 0;
 };
 
-/// hwprof_board_shell + hwprof_board_units (hwprof_board_core).
+/// The extra unit of hwprof_board_core (ExtUnit = 1; hwprof_board_soc's SoC):
+/// the last unit index, takes no records, has no dump and no results; its
+/// record source shares the shell's fan-out with the decoder
+/// (hwprof_board_shell ExtRec). rec_valid()/rec() and csr_rdata() are
+/// functions of its state (register outputs in the RTL); step() is one edge
+/// with the shell's outputs toward it.
+class ExtUnit {
+ public:
+  virtual ~ExtUnit() = default;
+  virtual void reset() = 0;
+  virtual bool rec_valid() const = 0;
+  virtual BoardRec rec() const = 0;
+  virtual uint32_t csr_rdata(uint8_t addr) const = 0;
+  virtual void step(bool rec_ready, bool csr_we, uint8_t csr_addr, uint32_t csr_wdata) = 0;
+};
+
+/// hwprof_board_shell + hwprof_board_units (hwprof_board_core), and the
+/// extra unit when one is given (ExtUnit = 1).
 class BoardCore {
  public:
   struct Config {
@@ -244,14 +261,16 @@ class BoardCore {
     ToUnits to;      ///< the shell's outputs toward the units
   };
 
-  BoardCore(const Config& cfg, std::unique_ptr<Units> units)
+  BoardCore(const Config& cfg, std::unique_ptr<Units> units, std::unique_ptr<ExtUnit> ext = nullptr)
       : units_(std::move(units)),
+        ext_(std::move(ext)),
         urx_(cfg.clks_per_bit),
         utx_(cfg.clks_per_bit),
         lrx_(640 * cfg.clks_per_bit),
         buf_(cfg.rx_bytes),
-        fan_(std::vector<bool>(units_->n(), true), units_->takes_val()),
-        ctrl_(Ctrl::Config{static_cast<unsigned>(units_->n()), units_->dump_bytes(), units_->res_bytes(), cfg.id}) {
+        fan_(with_ext(std::vector<bool>(units_->n(), true), false), with_ext(units_->takes_val(), false)),
+        ctrl_(Ctrl::Config{static_cast<unsigned>(units_->n() + (ext_ ? 1 : 0)), with_ext(units_->dump_bytes(), uint8_t{0}),
+                           with_ext(units_->res_bytes(), uint8_t{0}), cfg.id}) {
     reset();
   }
 
@@ -265,14 +284,23 @@ class BoardCore {
     ctrl_.reset();
     ltx_.reset();
     units_->reset();
+    if (ext_) ext_->reset();
+    lock_ = lock_ext_ = false;
   }
 
   const Units& units() const { return *units_; }
   const Ctrl& ctrl() const { return ctrl_; }
+  /// With an extra unit: cycles in which both sources offered a record, and
+  /// cycles in which the source was locked (the tests' coverage of the mux).
+  struct ExtStats {
+    uint64_t both = 0, locked = 0;
+  };
+  const ExtStats& ext_stats() const { return ext_stats_; }
 
   /// One rising edge with uart_rx_i = rx.
   Out step(bool rx) {
-    const size_t n = units_->n();
+    const size_t nu = units_->n();         // units of hwprof_board_units
+    const size_t n = nu + (ext_ ? 1 : 0);  // and the extra unit, the last
     Out out;
     out.tx = utx_.tx();
 
@@ -306,12 +334,22 @@ class BoardCore {
     Ctrl probe = ctrl_;
     const Ctrl::Out po = probe.step(ci);
 
+    // The fan-out's source (hwprof_board_shell ExtRec): the decoder, or the
+    // extra unit when the decoder offers nothing; locked while a record is
+    // partly taken.
     ToUnits& to = out.to;
     to.unit_rst = ctrl_.unit_rst();
+    if (ext_ && to.unit_rst) ext_->reset();  // held in reset during the cycle
+    const bool use_ext = ext_ && (lock_ ? lock_ext_ : !dec_.out_valid());
+    if (ext_) {
+      ext_stats_.both += dec_.out_valid() && ext_->rec_valid();
+      ext_stats_.locked += lock_;
+    }
+    const bool fan_valid = use_ext ? ext_->rec_valid() : dec_.out_valid();
+    to.rec = use_ext ? ext_->rec() : dec_.out();
+    const bool is_val = to.rec.val;
     to.rec_valid.resize(n);
-    const bool is_val = dec_.out().val;
-    for (size_t u = 0; u < n; ++u) to.rec_valid[u] = fan_.unit_valid(u, dec_.out_valid(), is_val);
-    to.rec = dec_.out();
+    for (size_t u = 0; u < n; ++u) to.rec_valid[u] = fan_.unit_valid(u, fan_valid, is_val);
     to.csr_we = ctrl_.csr_we();
     to.csr_addr = ctrl_.csr_addr();
     to.csr_wdata = ctrl_.csr_wdata();
@@ -326,14 +364,24 @@ class BoardCore {
       auto copy = units_->clone();
       if (to.unit_rst) copy->reset();
       const FromUnits peek = copy->step(to);
-      for (size_t u = 0; u < n; ++u) to.dump_ready[u] = ctrl_.dump_want(static_cast<unsigned>(u)) && peek.dump_valid[u];
+      for (size_t u = 0; u < nu; ++u) to.dump_ready[u] = ctrl_.dump_want(static_cast<unsigned>(u)) && peek.dump_valid[u];
     }
 
     if (to.unit_rst) units_->reset();
-    const FromUnits fu = units_->step(to);
+    FromUnits fu = units_->step(to);
     if (to.unit_rst) units_->reset();
+    if (ext_) {
+      fu.rec_ready.push_back(true);
+      fu.dump_valid.push_back(false);
+      fu.dump_busy.push_back(false);
+      fu.res_valid.push_back(false);
+      fu.csr_rdata.push_back(ext_->csr_rdata(to.csr_addr));
+      fu.dump_data.emplace_back();
+      fu.res_data.emplace_back();
+    }
 
-    const bool rec_take = fan_.in_ready(dec_.out_valid(), is_val, fu.rec_ready);
+    const bool fan_ready = fan_.in_ready(fan_valid, is_val, fu.rec_ready);
+    const bool rec_take = fan_ready && !use_ext;  // the decoder's record
     ci.rec_take = rec_take;
     ci.csr_rdata = fu.csr_rdata;
     ci.dump_valid = fu.dump_valid;
@@ -348,7 +396,15 @@ class BoardCore {
     const bool tx_valid = ltx_.out_valid();
     const bool uart_ready = utx_.ready();
     dec_.step(co.dec_clear, !buf_.empty(), buf_.rdata(), rec_take);
-    fan_.step(co.dec_clear, to.rec_valid.empty() ? false : (ci.dec_valid), is_val, fu.rec_ready);
+    fan_.step(co.dec_clear, fan_valid, is_val, fu.rec_ready);
+    if (ext_) {
+      // The extra unit resets with the units (ext_rst_no: no edge while it is
+      // held); its edge sees the fan-out's ready and its register strobe.
+      if (!to.unit_rst) ext_->step(fan_ready && use_ext, to.csr_we[n - 1], to.csr_addr, to.csr_wdata);
+      if (to.unit_rst) ext_->reset();
+      lock_ = fan_valid && !fan_ready && !co.dec_clear;
+      lock_ext_ = use_ext;
+    }
     buf_.step(co.buf_clear, co.buf_we, lrx_.pay_data(), co.buf_commit, co.buf_rollback, rd);
     ltx_.step(co.tx_start, co.tx_type, co.tx_seq, co.tx_len, co.tx_pay, uart_ready);
     utx_.step(tx_valid, tx_byte);
@@ -358,7 +414,17 @@ class BoardCore {
   }
 
  private:
+  /// v with the extra unit's entry appended (when there is one).
+  template <typename T>
+  std::vector<T> with_ext(std::vector<T> v, T x) const {
+    if (ext_) v.push_back(x);
+    return v;
+  }
+
   std::unique_ptr<Units> units_;
+  std::unique_ptr<ExtUnit> ext_;
+  bool lock_ = false, lock_ext_ = false;  // hwprof_board_shell g_ext.lock_q / lock_ext_q
+  ExtStats ext_stats_;
   UartRx urx_;
   UartTx utx_;
   LinkRx lrx_;

@@ -48,3 +48,15 @@ verilate(tb_board
   TRACE_FST
   VERILATOR_ARGS ${HWPROF_VERILATOR_ARGS} -GBoard=3 -GClkHz=460800 -GBaud=115200 -GRxBytes=64 -GEnPath=0 -GEnRap=1
     -GEnDcr=1 -GRapGroups=3 -GRapQueue=16 -GDcrDepth=4 -GDcrSigEntries=4 -GDcrMarkov=4 -GDcrInterval=300)
+# The path profiler, the BBV detector and an extra unit (ExtUnit = 1, kind 6,
+# no parameters): the ext_* ports driven by the test's double of the unit, as
+# hwprof_board_soc drives them with its SoC.
+verilate(tb_board
+  PREFIX Vboard_core_ext
+  TOP_MODULE hwprof_board_core
+  DIRECTORY ${CMAKE_BINARY_DIR}/verilated/Vboard_core_ext
+  SOURCES ${BOARD_SOURCES}
+  TRACE_FST
+  VERILATOR_ARGS ${HWPROF_VERILATOR_ARGS} -GBoard=3 -GClkHz=460800 -GBaud=115200 -GRxBytes=64 -GEnPath=1
+    -GPathQueue=2 -GPathDepth=4 -GPathMaxLen=8 -GPathSets=4 -GPathWays=2 -GEnBbv=1
+    -GBbvCounters=4 -GBbvSigW=4 -GBbvEntries=2 -GBbvMarkov=4 -GBbvInterval=300 -GBbvThreshold=4 -GExtUnit=1 -GExtNParams=0)

@@ -10,6 +10,7 @@
 #include <verilated.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "Vboard_core_ext.h"
 #include "Vboard_core_path.h"
 #include "Vboard_core_pb.h"
 #include "Vboard_core_rd.h"
@@ -50,7 +52,9 @@ constexpr unsigned kBbvCounters = 4, kBbvSigW = 4, kBbvEntries = 2, kBbvMarkov =
 constexpr unsigned kRapGroups = 3, kRapQueue = 16;
 constexpr unsigned kDcrDepth = 4, kDcrSig = 4, kDcrMarkov = 4, kDcrInterval = 300;
 
-/// Builds: 0 the path profiler, 1 path + BBV (Vboard_core_pb), 2 RAP + DCR (Vboard_core_rd).
+/// Builds: 0 the path profiler, 1 path + BBV (Vboard_core_pb), 2 RAP + DCR
+/// (Vboard_core_rd), 3 path + BBV and an extra unit (Vboard_core_ext:
+/// ExtUnit = 1, kind 6, no parameters; the test's ExtDouble below).
 link::BoardInfo expected_info(int variant = 0) {
   link::BoardInfo bi;
   bi.board = 3;
@@ -63,8 +67,9 @@ link::BoardInfo expected_info(int variant = 0) {
     return bi;
   }
   bi.units.push_back({0, 1, {kQueue, kDepth, kMaxLen, kSets, kWays, 32}});
-  if (variant == 1)
+  if (variant == 1 || variant == 3)
     bi.units.push_back({1, 4, {kBbvCounters, kBbvSigW, kBbvEntries, kBbvMarkov, kBbvInterval, kBbvThreshold}});
+  if (variant == 3) bi.units.push_back({2, 6, {}});
   return bi;
 }
 
@@ -99,6 +104,56 @@ std::unique_ptr<model::board::Units> units_model(int variant) {
   p.threshold = kBbvThreshold;
   return std::make_unique<model::board::PathBbvUnits>(path, p);
 }
+
+/// A test double of the extra unit (hwprof_board_core ExtUnit; the SoC in a
+/// board build): registers 0 CTRL (bit 0 start), 1 TAKEN (records taken,
+/// read-only), 2 and 3 scratch; once started it offers its records in order,
+/// each until taken, with a gap after each (0-3 clocks, one in four 0-799:
+/// a seeded generator). One instance drives the RTL's ext_* inputs, another is the
+/// model's extra unit: both see the same edges.
+class ExtDouble : public model::board::ExtUnit {
+ public:
+  ExtDouble(std::vector<link::LinkRecord> recs, uint64_t seed) : recs_(std::move(recs)), seed_(seed) { reset(); }
+  void reset() override {
+    start_ = false;
+    pos_ = 0;
+    gap_ = 0;
+    scratch_ = {0, 0};
+    rng_.seed(seed_);
+  }
+  bool rec_valid() const override { return start_ && pos_ < recs_.size() && gap_ == 0; }
+  link::LinkRecord rec() const override { return recs_.empty() ? link::LinkRecord{} : recs_[std::min(pos_, recs_.size() - 1)]; }
+  uint32_t csr_rdata(uint8_t addr) const override {
+    switch (addr & 3u) {
+      case 0: return start_;
+      case 1: return static_cast<uint32_t>(pos_);
+      default: return scratch_[addr & 1u];
+    }
+  }
+  void step(bool rec_ready, bool csr_we, uint8_t csr_addr, uint32_t csr_wdata) override {
+    if (rec_valid() && rec_ready) {
+      ++pos_;
+      // Mostly back to back, now and then a pause as long as a few host records.
+      gap_ = static_cast<unsigned>(rng_() % 4 == 0 ? rng_() % 800 : rng_() % 4);
+    } else if (gap_ != 0) {
+      --gap_;
+    }
+    if (csr_we) {
+      if ((csr_addr & 3u) == 0) start_ = (csr_wdata & 1u) != 0;
+      if ((csr_addr & 3u) >= 2) scratch_[csr_addr & 1u] = csr_wdata;
+    }
+  }
+  size_t taken() const { return pos_; }
+
+ private:
+  std::vector<link::LinkRecord> recs_;
+  uint64_t seed_;
+  bool start_ = false;
+  size_t pos_ = 0;
+  unsigned gap_ = 0;
+  std::array<uint32_t, 2> scratch_{};
+  std::mt19937_64 rng_;
+};
 
 /// The bench: RTL and model in lock step, a host double on the line.
 /// bbv: the path profiler and the BBV detector (Vboard_core_pb), else the
@@ -140,11 +195,14 @@ class Bench {
 template <typename V>
 class BenchT : public Bench {
  public:
-  BenchT(uint64_t seed, const std::string& name, int variant)
+  /// ext_recs: the extra unit's records (variant 3).
+  BenchT(uint64_t seed, const std::string& name, int variant, const std::vector<link::LinkRecord>& ext_recs = {})
       : seed_(seed),
-        n_(variant ? 2 : 1),
+        n_(expected_info(variant).units.size()),
         h_(tb::SimEnv::from_env().options(), name, seed),
-        model_(BoardCore::Config{kCpb, kRxBytes, link::encode_info(expected_info(variant))}, units_model(variant)) {
+        model_(BoardCore::Config{kCpb, kRxBytes, link::encode_info(expected_info(variant))}, units_model(variant),
+               variant == 3 ? std::make_unique<ExtDouble>(ext_recs, seed) : nullptr) {
+    if (variant == 3) ext_ = std::make_unique<ExtDouble>(ext_recs, seed);
     h_.top().uart_rx_i = 1;
     h_.reset(3);
     model_.reset();
@@ -162,6 +220,7 @@ class BenchT : public Bench {
   }
   bool failed() const override { return failed_; }
   void stop_lockstep() override { lockstep_ = false; }
+  const BoardCore& model() const { return model_; }
 
  protected:
   void run(uint64_t max_clocks, bool until_frame) override {
@@ -184,13 +243,29 @@ class BenchT : public Bench {
     auto& t = h_.top();
     t.uart_rx_i = rx;
     h_.eval();
+    if (ext_) {
+      // The RTL's extra unit: held in reset while ext_rst_no is low; its
+      // outputs are functions of its state and of ext_csr_addr_o (a register).
+      if (!t.ext_rst_no) ext_->reset();
+      t.ext_rec_valid_i = ext_->rec_valid();
+      pack_rec(ext_->rec(), t.ext_rec_data_i);
+      t.ext_csr_rdata_i = ext_->csr_rdata(t.ext_csr_addr_o);
+      h_.eval();
+    }
     const bool rtl_tx = t.uart_tx_o;
     const ToUnits rtl = rtl_to_units();
     if (std::getenv("BOARD_DEBUG") && cycle_ + 12 > std::strtoull(std::getenv("BOARD_DEBUG"), nullptr, 10) &&
         cycle_ < std::strtoull(std::getenv("BOARD_DEBUG"), nullptr, 10) + 2)
       std::fprintf(stderr, "cycle %llu model %s\n", (unsigned long long)cycle_, model_.ctrl().debug().c_str());
+    const bool ext_rst_n = t.ext_rst_no, ext_ready = t.ext_rec_ready_o, ext_we = t.ext_csr_we_o;
+    const uint8_t ext_addr = t.ext_csr_addr_o;
+    const uint32_t ext_wdata = t.ext_csr_wdata_o;
+    auto ext_edge = [&] {
+      if (ext_ && ext_rst_n) ext_->step(ext_ready, ext_we, ext_addr, ext_wdata);
+    };
     if (!lockstep_) {
       h_.tick();
+      ext_edge();
       host_rx(rtl_tx);
       ++cycle_;
       return;
@@ -198,8 +273,28 @@ class BenchT : public Bench {
     const BoardCore::Out m = model_.step(rx);
     compare(rtl_tx, rtl, m);
     h_.tick();
+    ext_edge();
     host_rx(m.tx);
     ++cycle_;
+  }
+
+  /// board_rec_t into the Verilated port (the layout rtl_to_units reads).
+  static void pack_rec(const link::LinkRecord& r, VlWide<5>& w) {
+    for (int i = 0; i < 5; ++i) w[i] = 0;
+    auto put = [&](unsigned lsb, unsigned width, uint64_t v) {
+      for (unsigned i = 0; i < width; ++i)
+        if ((v >> i) & 1) w[(lsb + i) / 32] |= 1u << ((lsb + i) % 32);
+    };
+    put(0, 16, r.weight);
+    put(16, 32, r.value);
+    put(48, 8, r.br.events);
+    put(56, 16, r.br.insns);
+    put(72, 4, r.br.ilen);
+    put(76, 1, r.br.taken);
+    put(77, 32, r.br.target);
+    put(109, 32, r.br.pc);
+    put(141, 3, r.br.kind);
+    put(144, 1, r.val);
   }
 
   ToUnits rtl_to_units() {
@@ -327,6 +422,7 @@ class BenchT : public Bench {
 
   uint64_t seed_;
   size_t n_;
+  std::unique_ptr<ExtDouble> ext_;  // the RTL's extra unit (variant 3)
   sim::Harness<V> h_;
   tb::WaveBinding wave_ = tb::fail_wave_bind("board_core");  // after h_: binds to it
   BoardCore model_;
@@ -1145,3 +1241,128 @@ TEST(BoardShell, RapAndDcrThroughTheShellEqualTheUnitsFedDirectly) {
     EXPECT_TRUE(board_nodes[m] == direct_nodes[m]) << "RAP node " << m << ": board " << board_nodes[m].prefix << "/"
                                                    << board_nodes[m].depth << " " << board_nodes[m].count;
 }
+
+namespace {
+
+/// The extra unit of hwprof_board_core (ExtUnit = 1; the SoC in a board
+/// build, hwprof_board_soc) beside the path profiler and the BBV detector:
+/// its records share the fan-out with the host's RECORDS stream
+/// (hwprof_board_shell ExtRec: the decoder first, the source locked while a
+/// record waits or is partly taken: the path profiler has taken it, the
+/// detector holds an untaken result). Lock-step with the model on every
+/// cycle while both sources offer at once, a mix of branch and val records
+/// (val records no unit of this build takes pass in one cycle), the extra
+/// unit's registers through REG_WRITE/REG_READ, OPEN in mid-stream resetting
+/// it; the host takes the detector's results as it streams. Then the path
+/// profiler's and the detector's RECORDS hold both sources' branch records
+/// and FLUSHED only the host's.
+TEST(BoardShell, ExtraUnitRecordsShareTheFanoutWithTheHostStream) {
+  const uint64_t seed = tb::SimEnv::from_env().seed;
+  const auto ext_recs = gen_mixed(seed + 11, 600);
+  BenchT<Vboard_core_ext> b(seed, "board_ext", 3, ext_recs);
+  link::Frame f = b.request(0x01, 0, {});
+  ASSERT_EQ(f.type, 0x81);
+  link::BoardInfo bi;
+  std::string err;
+  ASSERT_TRUE(link::decode_info(f.payload.data() + 2, f.payload.size() - 2, bi, err)) << err;
+  EXPECT_TRUE(bi == expected_info(3));
+  ASSERT_EQ(bi.units.size(), 3u);
+  EXPECT_EQ(bi.units[2].kind, 6);
+
+  uint8_t seq = 1;
+  auto reg_write = [&](uint8_t unit, uint8_t addr, uint32_t v) {
+    const link::Frame a =
+        b.request(0x03, seq++, {unit, addr, uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)});
+    EXPECT_EQ(a.type, 0x82);
+  };
+  auto reg_read = [&](uint8_t unit, uint8_t addr) {
+    const link::Frame a = b.request(0x04, seq++, {unit, addr});
+    EXPECT_EQ(a.type, 0x84);
+    return a.payload.size() >= 6 ? rd32(a, 2) : 0u;
+  };
+  std::vector<model::DetectorResult> got;
+  uint16_t credit = kRxBytes;
+  uint8_t status = 0;
+  // The credit poll: an empty RECORDS frame (executed, ACKed with the free bytes and the status).
+  auto poll_credit = [&] {
+    const link::Frame a = b.request(0x05, seq++, {});
+    EXPECT_EQ(a.type, 0x82);
+    if (a.type == 0x82) {
+      credit = rd16(a, 2);
+      status = a.payload.at(4);
+    }
+  };
+  // Host records in frames of at most 16 bytes, taking the detector's results
+  // whenever the credit runs out (the units wait for the host then).
+  auto stream_taking_results = [&](const std::vector<model::BranchRecord>& recs) {
+    link::RecordEncoder enc;
+    size_t i = 0;
+    credit = kRxBytes;
+    while (i < recs.size() && !b.failed()) {
+      std::vector<uint8_t> pay;
+      size_t j = i;
+      link::RecordEncoder trial = enc;
+      while (j < recs.size() && pay.size() < 16) {
+        link::LinkRecord x;
+        x.br = recs[j++];
+        trial.encode(x, pay);
+      }
+      for (int guard = 0; pay.size() > credit && !b.failed(); ++guard) {
+        ASSERT_LT(guard, 1000) << "no credit";
+        poll_results(b, seq, got);
+        b.idle(300);
+        poll_credit();
+      }
+      f = b.request(0x05, seq++, pay);
+      ASSERT_EQ(f.type, 0x82);
+      enc = trial;
+      i = j;
+      credit = rd16(f, 2);
+      poll_results(b, seq, got);
+    }
+  };
+  size_t ext_branches = 0;
+  for (const auto& r : ext_recs) ext_branches += !r.val;
+
+  for (int round = 0; round < 2; ++round) {
+    open(b, seq++);
+    got.clear();
+    reg_write(2, 2, 0xA5A5'0000u + round);
+    EXPECT_EQ(reg_read(2, 2), 0xA5A5'0000u + round);
+    EXPECT_EQ(reg_read(2, 1), 0u) << "OPEN resets the extra unit";
+    reg_write(2, 0, 1);  // start: its records now compete with the host's
+    const auto host = gen(seed + 3 + round, round == 0 ? 20 : 150);
+    stream_taking_results(host);
+    // Every host record into the units (ACK status bit 1 clear) before a
+    // register command, which waits for them.
+    for (int guard = 0; !b.failed(); ++guard) {
+      ASSERT_LT(guard, 200);
+      poll_results(b, seq, got);
+      poll_credit();
+      if (!(status & 2)) break;
+    }
+    if (round == 0) {
+      // Reset in mid-stream: OPEN while the extra unit still offers records.
+      ASSERT_LT(reg_read(2, 1), ext_recs.size()) << "the extra unit finished before the host stream";
+      continue;
+    }
+    for (int guard = 0; reg_read(2, 1) != ext_recs.size() && !b.failed(); ++guard) {
+      ASSERT_LT(guard, 400) << "the extra unit's records were not all taken";
+      poll_results(b, seq, got);
+      b.idle(500);
+    }
+    poll_results(b, seq, got);
+    f = b.request(0x06, seq++, {});
+    ASSERT_EQ(f.type, 0x86);
+    EXPECT_EQ(rd32(f, 2), host.size()) << "FLUSHED counts the host's records only";
+    EXPECT_EQ(reg_read(0, static_cast<uint8_t>(model::PathCsr::Records)), host.size() + ext_branches);
+    EXPECT_EQ(reg_read(1, static_cast<uint8_t>(model::DetCsr::Records)), host.size() + ext_branches);
+    EXPECT_GT(got.size(), 3u);
+  }
+  // The mux saw both sources at once and held a waiting record's source.
+  EXPECT_GT(b.model().ext_stats().both, 0u);
+  EXPECT_GT(b.model().ext_stats().locked, 0u);
+  EXPECT_FALSE(b.failed());
+}
+
+}  // namespace
