@@ -13,8 +13,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -29,9 +32,13 @@
 #include "rap_replay.h"
 #include "path_regs.h"
 #include "hpt_regs.h"
+#include "loadmap.h"
 #include "path_profiler.h"
 #include "profile_opts.h"
 #include "progress.h"
+#include "soc_qemu.h"
+#include "soc_regs.h"
+#include "soc_sim.h"
 #include "trace.h"
 #include "trace_source.h"
 
@@ -59,7 +66,16 @@ struct BoardOpts {
   std::string unit = "path";
   ProfileOpts path;  ///< --unit path: the runtime options (mode, policy, ...)
   std::string board;  ///< board sim BOARD
+  // board soc
+  std::string elf;
+  std::string soc_trace;     ///< --trace: the program's retire stream (else recorded with qemu)
+  std::string qemu = "qemu-system-riscv32";
+  std::string events = "mem";  ///< ingress events (CTRL.ev_sel): mem, loads, stores
+  unsigned run_timeout_s = 600;  ///< the program must have finished by then (wall clock)
 };
+
+/// The virtual boards (hwprof_vboard --board B, --port sim:B).
+bool known_vboard(const std::string& b) { return b == "virtual" || b == "ulx3s" || b == "ulx3s-soc"; }
 
 /// The SystemC virtual board (sim/board_sc/hwprof_vboard): $HWPROF_VBOARD,
 /// else beside the build's hwprof, else on PATH.
@@ -85,11 +101,12 @@ struct VirtualBoard {
   pid_t pid = -1;
   std::string pts;
   VirtualBoard(const std::string& board, uint32_t baud) {
-    if (board != "virtual" && board != "ulx3s")
+    if (!known_vboard(board))
       throw std::runtime_error("sim:" + board + ": the SystemC virtual board models the path-profiler build "
-                               "(sim:virtual) and the ULX3S build (sim:ulx3s)");
-    if (board == "ulx3s" && baud != 3000000)
-      throw std::runtime_error("sim:ulx3s: the virtual ULX3S is built for 3000000 baud only");
+                               "(sim:virtual) and the ULX3S build (sim:ulx3s), also with the PicoRV32 SoC "
+                               "(sim:ulx3s-soc)");
+    if (board != "virtual" && baud != 3000000)
+      throw std::runtime_error("sim:" + board + ": the virtual ULX3S is built for 3000000 baud only");
     int fds[2];
     if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
     const std::string exe = vboard_path();
@@ -177,9 +194,13 @@ void run_info(const BoardOpts& o) {
   for (const auto& u : i.units) {
     std::string ps;
     for (size_t k = 0; k < u.params.size(); ++k) ps += (k ? ", " : "") + std::to_string(u.params[k]);
-    if (u.kind == static_cast<uint8_t>(link::UnitKind::PathProfiler))
+    if (u.kind == static_cast<uint8_t>(link::UnitKind::PathProfiler) && u.params.size() == 6)
       ps = fmt::format("queue {}, stack {}, MaxLen {}, HPT {}x{}, AddrW {}", u.params.at(0), u.params.at(1),
                        u.params.at(2), u.params.at(3), u.params.at(4), u.params.at(5));
+    if (u.kind == static_cast<uint8_t>(link::UnitKind::Soc) && u.params.size() == 5)
+      ps = fmt::format("PicoRV32 {}, RAM {} words ({} KB at 0x80000000), ingress FIFOs {} / {} (val), console {}",
+                       u.params[1] ? "RV32IMC" : "RV32I", u.params[0], u.params[0] / 256, u.params[2], u.params[3],
+                       u.params[4]);
     fmt::print("  unit {}       {}: {}\n", u.unit, link::unit_kind_name(u.kind), ps);
   }
 }
@@ -229,6 +250,7 @@ struct BoardUnits {
   const link::UnitInfo* rap = nullptr;
   const link::UnitInfo* dcr = nullptr;
   const link::UnitInfo* bbv = nullptr;
+  const link::UnitInfo* soc = nullptr;  ///< the SoC of a SOC=picorv32 build (hwprof board soc)
 };
 
 /// What one run reads back from the board: every unit the report needs.
@@ -239,7 +261,7 @@ struct BoardReadout {
   model::DcrTracker::Stats dcr_stats;
   std::vector<model::DetectorResult> bbv_results;
   model::DetectorCounters bbv_counters;
-  uint64_t records = 0;      ///< records streamed (branch records, or val records for --source val)
+  uint64_t records = 0;      ///< records the units took (branch records, or val records for --source val)
   uint64_t rap_events = 0;   ///< RAP events those records make
 };
 
@@ -248,6 +270,7 @@ struct BoardReadout {
 struct BoardPlan {
   bool path = false, rap = false, dcr = false, bbv = false;
   bool vals_only = false;  ///< rap --source val: stream the val records only
+  bool rap_val = false;    ///< --source val: the RAP engine takes val records (board soc: CTRL.rap_val)
   ProfilerOptions path_cfg;
   model::RapReplayConfig rap_cfg;
   uint32_t interval = 1'000'000, threshold = 128;
@@ -269,19 +292,10 @@ void decode_bbv(const link::ResultChunk& c, std::vector<model::DetectorResult>& 
   }
 }
 
-/// Streams the trace to the board and reads back what `plan` asks for. The
-/// result units' entries are taken while the records stream: a DCR or BBV
-/// unit holding an untaken result takes no more records, the broadcast waits
-/// for it, the receive buffer fills and the host's credit runs out; then the
-/// host takes the results (RESULTS until `count` is 0, each new frame
-/// releases the entry sent before) and polls the credit again
-/// (docs/board_protocol.md, "Flow control").
-BoardReadout board_stream(BoardLink& l, const BoardUnits& bu, const BoardPlan& plan, const std::string& trace,
-                          uint64_t total, Progress& p, StreamStats& ss) {
-  BoardReadout out;
-  const unsigned aw = bu.path ? bu.path->params.at(5) : 32;
-  l.open();
-  // Program the units (REG_WRITE after OPEN, which reset them).
+/// Programs the units after OPEN (which reset them): the path profiler's
+/// PPCR and HPT CTRL, the RAP engine's settings (then CMD.clear), the phase
+/// units' INTERVAL and THRESHOLD.
+void program_units(BoardLink& l, const BoardUnits& bu, const BoardPlan& plan) {
   if (bu.path && plan.path) {
     l.reg_write(bu.path->unit, static_cast<uint8_t>(model::PathCsr::Ppcr), plan.path_cfg.ppcr);
     l.reg_write(bu.path->unit, static_cast<uint8_t>(model::hpt_csr(model::HptCsr::Ctrl)), plan.path_cfg.hpt_ctrl);
@@ -305,56 +319,43 @@ BoardReadout board_stream(BoardLink& l, const BoardUnits& bu, const BoardPlan& p
     l.reg_write(u, static_cast<uint8_t>(model::DetCsr::Interval), plan.interval);
     l.reg_write(u, static_cast<uint8_t>(model::DetCsr::Threshold), plan.threshold);
   }
-  // Takes every result the units offer now.
-  auto take_results = [&] {
-    for (bool again = true; again;) {
-      again = false;
-      if (bu.dcr) {
-        const auto c = l.results(bu.dcr->unit, 1, kDcrResultBytes);
-        decode_dcr(c, out.dcr_results);
-        again |= c.count != 0;
-      }
-      if (bu.bbv) {
-        const auto c = l.results(bu.bbv->unit, 1, kBbvResultBytes);
-        decode_bbv(c, out.bbv_results);
-        again |= c.count != 0;
-      }
-    }
-  };
-  const bool has_results = bu.dcr || bu.bbv;
+}
 
-  const int64_t t0 = l.now_us();
-  const uint64_t b0 = l.counters().bytes_sent;
-  const uint64_t sent = l.send_records(
-      link_source(trace, aw, plan.vals_only, !plan.vals_only), aw, [&](uint64_t n) { p.update(n, total, "records"); },
-      has_results ? std::function<void()>(take_results) : std::function<void()>());
-  if (has_results) {
-    // Every record into the units: results are taken until the buffer and
-    // the decoder are empty (ACK status bit 1), else FLUSH would wait for a
-    // unit that waits for the host.
-    for (unsigned guard = 0;; ++guard) {
-      take_results();
-      if (!(l.poll() & 2u)) break;
-      if (guard > 100000) throw LinkError(LinkError::Kind::Board, "the board's units did not take every record");
+/// Takes every result the DCR tracker and the BBV detector offer now
+/// (RESULTS until each answers `count` 0; each new frame releases the entry
+/// sent before). A unit holding an untaken result takes no more records
+/// (docs/board_protocol.md, "Results while streaming").
+void take_results(BoardLink& l, const BoardUnits& bu, BoardReadout& out) {
+  for (bool again = true; again;) {
+    again = false;
+    if (bu.dcr) {
+      const auto c = l.results(bu.dcr->unit, 1, kDcrResultBytes);
+      decode_dcr(c, out.dcr_results);
+      again |= c.count != 0;
+    }
+    if (bu.bbv) {
+      const auto c = l.results(bu.bbv->unit, 1, kBbvResultBytes);
+      decode_bbv(c, out.bbv_results);
+      again |= c.count != 0;
     }
   }
-  const auto fl = l.flush();
-  ss.records = sent;
-  ss.bytes = l.counters().bytes_sent - b0;
-  ss.seconds = double(l.now_us() - t0) * 1e-6;
-  ss.flush = fl;
-  out.records = sent;
-  if (fl.records != static_cast<uint32_t>(sent))
-    throw LinkError(LinkError::Kind::Protocol, fmt::format("the board counted {} records, the host sent {}",
-                                                           fl.records, sent));
-  const uint32_t want = static_cast<uint32_t>(std::min<uint64_t>(sent, 0xFFFFFFFFu));
+}
 
+/// Reads back every unit `plan` asks for once the records are on their way
+/// into the units: the phase units drained (their results taken) and their
+/// counters, the RAP engine flushed and dumped, the path profiler dumped.
+/// `branches`: the branch records the units take; `rap_events`: the RAP
+/// engine's events (branch records - 1, or the val records).
+void read_back(BoardLink& l, const BoardUnits& bu, const BoardPlan& plan, uint64_t branches, uint64_t rap_events,
+               BoardReadout& out) {
+  const uint32_t want = static_cast<uint32_t>(std::min<uint64_t>(branches, 0xFFFFFFFFu));
+  out.rap_events = rap_events;
   // The phase units: the last interval's result (if any) and the counters.
   if (bu.dcr) {
     const uint8_t u = bu.dcr->unit;
     auto rd = [&](model::DcrCsr a) { return l.reg_read(u, static_cast<uint8_t>(a)); };
     for (unsigned guard = 0;; ++guard) {
-      take_results();
+      take_results(l, bu, out);
       if (!(rd(model::DcrCsr::Status) & 2u)) break;
       if (guard > 10000) throw LinkError(LinkError::Kind::Board, "the DCR tracker did not drain (STATUS.busy)");
     }
@@ -363,10 +364,9 @@ BoardReadout board_stream(BoardLink& l, const BoardUnits& bu, const BoardPlan& p
   if (bu.bbv) {
     const uint8_t u = bu.bbv->unit;
     auto rd = [&](model::DetCsr a) { return l.reg_read(u, static_cast<uint8_t>(a)); };
-    const uint32_t fed = plan.vals_only ? 0 : want;
     for (unsigned guard = 0;; ++guard) {
-      take_results();
-      if (rd(model::DetCsr::Records) == fed &&
+      take_results(l, bu, out);
+      if (rd(model::DetCsr::Records) == want &&
           (rd(model::DetCsr::Status) & (model::kDetStatusBusy | model::kDetStatusResValid)) == 0)
         break;
       if (guard > 10000) throw LinkError(LinkError::Kind::Board, "the BBV detector did not drain (STATUS)");
@@ -380,8 +380,8 @@ BoardReadout board_stream(BoardLink& l, const BoardUnits& bu, const BoardPlan& p
     c.stall_cycles = rd(model::DetCsr::StallCycles);
     c.busy_cycles = rd(model::DetCsr::BusyCycles);
   }
-  if (has_results && (out.dcr_results.size() != out.dcr_stats.intervals ||
-                      out.bbv_results.size() != out.bbv_counters.intervals))
+  if ((bu.dcr || bu.bbv) &&
+      (out.dcr_results.size() != out.dcr_stats.intervals || out.bbv_results.size() != out.bbv_counters.intervals))
     throw LinkError(LinkError::Kind::Protocol,
                     fmt::format("results lost: {} DCR and {} BBV results taken, the units answered {} and {} intervals",
                                 out.dcr_results.size(), out.bbv_results.size(), out.dcr_stats.intervals,
@@ -392,8 +392,7 @@ BoardReadout board_stream(BoardLink& l, const BoardUnits& bu, const BoardPlan& p
   if (bu.rap && plan.rap) {
     const uint8_t u = bu.rap->unit;
     auto rd = [&](model::RapCsr a) { return l.reg_read(u, static_cast<uint8_t>(a)); };
-    const uint64_t events = plan.vals_only ? sent : (sent ? sent - 1 : 0);
-    out.rap_events = events;
+    const uint64_t events = rap_events;
     for (unsigned guard = 0; rd(model::RapCsr::Raw) != model::sat32(events); ++guard)
       if (guard > 10000) throw LinkError(LinkError::Kind::Board, "the RAP engine did not drain its queue (RAW)");
     l.reg_write(u, static_cast<uint8_t>(model::RapCsr::Cmd), model::kRapCmdFlush);
@@ -455,6 +454,49 @@ BoardReadout board_stream(BoardLink& l, const BoardUnits& bu, const BoardPlan& p
     h.saturations = rd(model::hpt_csr(HptCsr::Saturations));
     h.ignored = rd(model::hpt_csr(HptCsr::Ignored));
   }
+}
+
+/// Streams the trace to the board and reads back what `plan` asks for. The
+/// result units' entries are taken while the records stream: a DCR or BBV
+/// unit holding an untaken result takes no more records, the broadcast waits
+/// for it, the receive buffer fills and the host's credit runs out; then the
+/// host takes the results (RESULTS until `count` is 0, each new frame
+/// releases the entry sent before) and polls the credit again
+/// (docs/board_protocol.md, "Flow control").
+BoardReadout board_stream(BoardLink& l, const BoardUnits& bu, const BoardPlan& plan, const std::string& trace,
+                          uint64_t total, Progress& p, StreamStats& ss) {
+  BoardReadout out;
+  const unsigned aw = bu.path ? bu.path->params.at(5) : 32;
+  l.open();
+  program_units(l, bu, plan);
+  auto take = [&] { take_results(l, bu, out); };
+  const bool has_results = bu.dcr || bu.bbv;
+
+  const int64_t t0 = l.now_us();
+  const uint64_t b0 = l.counters().bytes_sent;
+  const uint64_t sent = l.send_records(
+      link_source(trace, aw, plan.vals_only, !plan.vals_only), aw, [&](uint64_t n) { p.update(n, total, "records"); },
+      has_results ? std::function<void()>(take) : std::function<void()>());
+  if (has_results) {
+    // Every record into the units: results are taken until the buffer and
+    // the decoder are empty (ACK status bit 1), else FLUSH would wait for a
+    // unit that waits for the host.
+    for (unsigned guard = 0;; ++guard) {
+      take();
+      if (!(l.poll() & 2u)) break;
+      if (guard > 100000) throw LinkError(LinkError::Kind::Board, "the board's units did not take every record");
+    }
+  }
+  const auto fl = l.flush();
+  ss.records = sent;
+  ss.bytes = l.counters().bytes_sent - b0;
+  ss.seconds = double(l.now_us() - t0) * 1e-6;
+  ss.flush = fl;
+  out.records = sent;
+  if (fl.records != static_cast<uint32_t>(sent))
+    throw LinkError(LinkError::Kind::Protocol, fmt::format("the board counted {} records, the host sent {}",
+                                                           fl.records, sent));
+  read_back(l, bu, plan, plan.vals_only ? 0 : sent, plan.vals_only ? sent : (sent ? sent - 1 : 0), out);
   return out;
 }
 
@@ -464,6 +506,7 @@ BoardUnits board_units(const link::BoardInfo& info) {
   b.rap = find_unit(info, link::UnitKind::Rap);
   b.dcr = find_unit(info, link::UnitKind::Dcr);
   b.bbv = find_unit(info, link::UnitKind::Bbv);
+  b.soc = find_unit(info, link::UnitKind::Soc);
   auto need = [](const link::UnitInfo* u, size_t n, const char* what) {
     if (u && u->params.size() != n)
       throw LinkError(LinkError::Kind::WrongBoard, fmt::format("{} unit with {} parameters (expected {})", what,
@@ -473,15 +516,15 @@ BoardUnits board_units(const link::BoardInfo& info) {
   need(b.rap, 7, "RAP engine");
   need(b.dcr, 4, "DCR tracker");
   need(b.bbv, 6, "BBV detector");
+  need(b.soc, 5, "SoC");
   return b;
 }
 
-void run_board(BoardOpts& o, const Global& g) {
-  std::unique_ptr<VirtualBoard> vb;
-  auto ch = open_port(o, vb);
-  BoardLink l(*ch, link_options(o));
-  const auto info = l.info();
-  const BoardUnits bu = board_units(info);
+/// What to program and read, and the settings of each report (o.path), from
+/// the options and the board's units, as `hwprof profile` derives them.
+/// `soc` (hwprof board soc): the SoC makes both branch and val records, so
+/// --source val (CTRL.rap_val) goes with any unit.
+BoardPlan plan_units(BoardOpts& o, const link::BoardInfo& info, const BoardUnits& bu, bool soc) {
   const bool all = o.unit == "all";
   BoardPlan plan;
   ProfileOpts& p = o.path;
@@ -503,13 +546,14 @@ void run_board(BoardOpts& o, const Global& g) {
     if (ph.detector == "bbv" && !bu.bbv) throw missing("BBV detector");
   }
   if (rp.source == "val") {
-    if (o.unit != "rap")
+    if (!soc && o.unit != "rap")
       throw std::runtime_error("--source val: only with --unit rap (the other units take branch records)");
-    plan.vals_only = true;
+    plan.vals_only = !soc;
+    plan.rap_val = true;
   }
   if (all)
     for (const auto& x : info.units)
-      if (x.kind < 1 || x.kind > 4)
+      if (x.kind < 1 || x.kind > 6 || x.kind == static_cast<uint8_t>(link::UnitKind::PathPhase))
         std::fprintf(stderr, "hwprof: warning: unit %u (%s) is not read back by this hwprof\n", x.unit,
                      link::unit_kind_name(x.kind));
 
@@ -550,80 +594,42 @@ void run_board(BoardOpts& o, const Global& g) {
   }
   plan.interval = ph.interval;
   plan.threshold = ph.threshold;
+  return plan;
+}
 
-  // One run on the board (streamed again after a board reset with
-  // --retry-reset), shared by every report.
-  std::optional<BoardReadout> rd;
-  unsigned resets = 0;
-  auto run_once = [&](uint64_t total, Progress& prog) -> const BoardReadout& {
-    if (rd) return *rd;
-    for (;;) {
-      try {
-        StreamStats ss;
-        rd = board_stream(l, bu, plan, p.trace, total, prog, ss);
-        prog.finish();
-        const auto& c = l.counters();
-        if (!g.quiet && ss.seconds > 0) {
-          std::fprintf(stderr, "hwprof: board: %llu records streamed in %.3f s: %.0f records/s, %.2f link bytes per "
-                       "record; board clock: %u cycles with a record offered, %u with the buffer empty\n",
-                       static_cast<unsigned long long>(ss.records), ss.seconds, double(ss.records) / ss.seconds,
-                       ss.records ? double(ss.bytes) / double(ss.records) : 0.0, ss.flush.busy_cycles,
-                       ss.flush.idle_cycles);
-          if (c.result_entries)
-            std::fprintf(stderr, "hwprof: board: %llu result entries taken with %llu RESULTS frames\n",
-                         static_cast<unsigned long long>(c.result_entries), static_cast<unsigned long long>(c.results));
-        }
-        if (!g.quiet && (c.retransmissions || c.crc_errors || c.noise_bytes || c.dump_retries))
-          std::fprintf(stderr, "hwprof: link: %s\n", c.summary().c_str());
-        return *rd;
-      } catch (const LinkError& e) {
-        if (e.kind != LinkError::Kind::SessionLost || !o.retry_reset || ++resets > 3) throw;
-        std::fprintf(stderr, "hwprof: %s; --retry-reset: streaming the trace again\n", e.what());
-      }
-    }
-  };
-  // Before any report runs its model: the trace's record count for the progress bar.
-  auto stream_now = [&] {
-    if (rd) return;
-    trace::Info ti;
-    {
-      Progress pv("validate", g.quiet);
-      ti = trace::scan(p.trace, [&](uint64_t d, uint64_t t) { pv.update(d, t, "bytes"); });
-    }
-    const uint64_t vals = ti.kinds[static_cast<int>(trace::Kind::Val)];
-    Progress prog("board " + o.unit, g.quiet);
-    run_once(plan.vals_only ? vals : ti.records - vals, prog);
-  };
-
+/// Prints the report of `hwprof profile --engine model` of o.path.trace for
+/// each unit `plan` reads, with the board's readout in it; `readout` is
+/// called when a report first needs it (board run streams the trace then).
+/// `extra`: more sections of the --unit all JSON (board soc: "soc").
+void print_reports(BoardOpts& o, const Global& g, const BoardPlan& plan,
+                   const std::function<const BoardReadout&()>& readout, const nlohmann::json& extra = {}) {
+  const bool all = o.unit == "all";
+  ProfileOpts& p = o.path;
+  RapProfileOpts& rp = p.rap;
+  PhaseProfileOpts& ph = p.phase;
   p.engine = "board";
   p.json = o.json;
   rp.engine = ph.engine = "board";
   rp.trace = ph.trace = p.trace;
   rp.json = ph.json = o.json;
-  rp.board = [&](const model::RapReplayConfig&) {
-    stream_now();
-    return rd->rap;
-  };
+  rp.board = [&](const model::RapReplayConfig&) { return readout().rap; };
   auto put_dcr = [&](model::DcrReplayResult& r) {
-    stream_now();
-    r.records = rd->records;
-    r.results = rd->dcr_results;
+    const BoardReadout& rd = readout();
+    r.records = rd.records;
+    r.results = rd.dcr_results;
     const uint64_t stall = r.stats.stall_cycles;  // cycles of a back-to-back feed: the model's
-    r.stats = rd->dcr_stats;
+    r.stats = rd.dcr_stats;
     r.stats.stall_cycles = stall;
   };
   auto put_bbv = [&](model::DetectorReplayResult& r) {
-    stream_now();
-    r.records = rd->records;
-    r.intervals = rd->bbv_results;
+    const BoardReadout& rd = readout();
+    r.records = rd.records;
+    r.intervals = rd.bbv_results;
     const uint32_t stall = r.counters.stall_cycles;  // cycles of a back-to-back feed: the model's
-    r.counters = rd->bbv_counters;
+    r.counters = rd.bbv_counters;
     r.counters.stall_cycles = stall;
   };
-  const PathEngine path_engine = [&](const ProfilerOptions&, uint64_t, Progress&) {
-    stream_now();
-    return rd->path;
-  };
+  const PathEngine path_engine = [&](const ProfilerOptions&, uint64_t, Progress&) { return readout().path; };
 
   if (!all) {
     if (o.unit == "path") return run_path(p, g, path_engine);
@@ -673,7 +679,356 @@ void run_board(BoardOpts& o, const Global& g) {
     run_phase(d, g);
     if (o.json) j["bbv"] = sec;
   }
+  for (const auto& [k, v] : extra.items()) j[k] = v;
   if (o.json) fmt::print("{}\n", j.dump(1));
+}
+
+void run_board(BoardOpts& o, const Global& g) {
+  std::unique_ptr<VirtualBoard> vb;
+  auto ch = open_port(o, vb);
+  BoardLink l(*ch, link_options(o));
+  const auto info = l.info();
+  const BoardUnits bu = board_units(info);
+  const BoardPlan plan = plan_units(o, info, bu, false);
+  ProfileOpts& p = o.path;
+
+  // One run on the board (streamed again after a board reset with
+  // --retry-reset), shared by every report.
+  std::optional<BoardReadout> rd;
+  unsigned resets = 0;
+  auto run_once = [&](uint64_t total, Progress& prog) -> const BoardReadout& {
+    if (rd) return *rd;
+    for (;;) {
+      try {
+        StreamStats ss;
+        rd = board_stream(l, bu, plan, p.trace, total, prog, ss);
+        prog.finish();
+        const auto& c = l.counters();
+        if (!g.quiet && ss.seconds > 0) {
+          std::fprintf(stderr, "hwprof: board: %llu records streamed in %.3f s: %.0f records/s, %.2f link bytes per "
+                       "record; board clock: %u cycles with a record offered, %u with the buffer empty\n",
+                       static_cast<unsigned long long>(ss.records), ss.seconds, double(ss.records) / ss.seconds,
+                       ss.records ? double(ss.bytes) / double(ss.records) : 0.0, ss.flush.busy_cycles,
+                       ss.flush.idle_cycles);
+          if (c.result_entries)
+            std::fprintf(stderr, "hwprof: board: %llu result entries taken with %llu RESULTS frames\n",
+                         static_cast<unsigned long long>(c.result_entries), static_cast<unsigned long long>(c.results));
+        }
+        if (!g.quiet && (c.retransmissions || c.crc_errors || c.noise_bytes || c.dump_retries))
+          std::fprintf(stderr, "hwprof: link: %s\n", c.summary().c_str());
+        return *rd;
+      } catch (const LinkError& e) {
+        if (e.kind != LinkError::Kind::SessionLost || !o.retry_reset || ++resets > 3) throw;
+        std::fprintf(stderr, "hwprof: %s; --retry-reset: streaming the trace again\n", e.what());
+      }
+    }
+  };
+  // Before any report runs its model: the trace's record count for the progress bar.
+  auto stream_now = [&]() -> const BoardReadout& {
+    if (rd) return *rd;
+    trace::Info ti;
+    {
+      Progress pv("validate", g.quiet);
+      ti = trace::scan(p.trace, [&](uint64_t d, uint64_t t) { pv.update(d, t, "bytes"); });
+    }
+    const uint64_t vals = ti.kinds[static_cast<int>(trace::Kind::Val)];
+    Progress prog("board " + o.unit, g.quiet);
+    return run_once(plan.vals_only ? vals : ti.records - vals, prog);
+  };
+
+  print_reports(o, g, plan, stream_now);
+}
+
+// ------------------------------------------------------------ board soc
+// A program on the board's SoC (a SOC=picorv32 build, or sim:ulx3s-soc):
+// loaded into its RAM over the link, run, its records fed to the units by
+// the board itself (docs/soc.md "The SoC on a board"); the units read back
+// as `board run` reads them and reported against the program's retire
+// stream as a trace.
+
+constexpr uint32_t kSocRamBase = 0x80000000u;
+
+uint8_t soc_reg(model::SocCsr a) { return static_cast<uint8_t>(a); }
+
+/// STATUS in words (errors name it).
+std::string soc_status_text(uint32_t st) {
+  std::string t = fmt::format("STATUS {:#010x}:", st);
+  if (st & model::kSocStatusRunning) t += " running";
+  if (st & model::kSocStatusExited) t += fmt::format(" exited with {}", st >> model::kSocStatusExitCodeLsb);
+  if (st & model::kSocStatusTrap) t += fmt::format(" trapped (exit code field {})", st >> model::kSocStatusExitCodeLsb);
+  if (st & model::kSocStatusDrained) t += " drained";
+  if (st & model::kSocStatusConsole) t += " console";
+  if (st & model::kSocStatusErr) t += " err";
+  if (!(st & (model::kSocStatusRunning | model::kSocStatusExited | model::kSocStatusTrap))) t += " core in reset";
+  return t;
+}
+
+/// The ELF's loadable bytes (memsz, zero-filled beyond filesz) as RAM words
+/// (word index -> value), checked against the board's SoC: the entry, the
+/// RAM's bounds, compressed instructions on an RV32I core.
+std::map<uint32_t, uint32_t> soc_image(const std::string& elf, const sim::ElfImage& img, const link::UnitInfo& soc) {
+  const uint32_t words = soc.params.at(0);
+  const uint64_t ram_bytes = uint64_t{words} * 4;
+  if (img.entry != kSocRamBase)
+    throw std::runtime_error(fmt::format("{}: entry {:#x}; the SoC's core starts at 0x80000000 (link with "
+                                         "sw/link.ld: make soc-elf)", elf, img.entry));
+  if (img.rvc() && !soc.params.at(1))
+    throw std::runtime_error(elf + ": compressed instructions (EF_RISCV_RVC), the board's PicoRV32 is RV32I "
+                                   "(build the program with ARCH=rv32i)");
+  std::map<uint32_t, uint32_t> ram;
+  for (const auto& [addr, data] : img.segments) {
+    if (data.empty()) continue;
+    if (addr < kSocRamBase || uint64_t{addr - kSocRamBase} + data.size() > ram_bytes)
+      throw std::runtime_error(fmt::format("{}: segment at {:#x} ({} bytes) does not fit the board's RAM "
+                                           "(0x80000000, {} bytes: MemWords {})",
+                                           elf, addr, data.size(), ram_bytes, words));
+    for (size_t i = 0; i < data.size(); ++i) {
+      const uint64_t off = uint64_t{addr - kSocRamBase} + i;
+      ram[static_cast<uint32_t>(off / 4)] |= uint32_t{data[i]} << (8 * (off % 4));
+    }
+  }
+  return ram;
+}
+
+/// Writes the image into the SoC's RAM (LOAD_ADDR at each run of words,
+/// then LOAD_DATA per word; the core is in reset after OPEN).
+void soc_load(BoardLink& l, const link::UnitInfo& soc, const std::map<uint32_t, uint32_t>& ram, const Global& g) {
+  const uint8_t u = soc.unit;
+  Progress pr("board soc: load", g.quiet);
+  uint64_t n = 0;
+  std::optional<uint32_t> next;
+  for (const auto& [idx, w] : ram) {
+    if (next != idx) l.reg_write(u, soc_reg(model::SocCsr::LoadAddr), idx);
+    l.reg_write(u, soc_reg(model::SocCsr::LoadData), w);
+    next = idx + 1;
+    pr.update(++n, ram.size(), "words");
+  }
+  pr.finish();
+  const uint32_t st = l.reg_read(u, soc_reg(model::SocCsr::Status));
+  if (st & model::kSocStatusErr) throw LinkError(LinkError::Kind::Board, "the SoC refused the program (" +
+                                                                             soc_status_text(st) + ")");
+  const uint32_t at = l.reg_read(u, soc_reg(model::SocCsr::LoadAddr));
+  if (next && at != *next % soc.params.at(0))
+    throw LinkError(LinkError::Kind::Board, fmt::format("the SoC's LOAD_ADDR is {} after the load, expected {}", at,
+                                                        *next % soc.params.at(0)));
+}
+
+/// What the SoC unit counted (its registers after the run) and the console.
+struct SocRun {
+  uint32_t status = 0, cycles = 0, retired = 0, records = 0, dropped = 0, vals = 0, val_dropped = 0, hold = 0;
+  std::string console;
+  bool exited() const { return status & model::kSocStatusExited; }
+  int exit_code() const { return static_cast<int>(status >> model::kSocStatusExitCodeLsb); }
+};
+
+/// Starts the core (CTRL) and polls STATUS until the SoC has drained:
+/// console characters shown as they come, the phase units' results taken
+/// (a unit holding a result stops the SoC's records, and the memory holds
+/// the core until the host takes it), progress from RETIRED. Then reads the
+/// SoC's counters.
+SocRun soc_run(BoardLink& l, const BoardUnits& bu, uint32_t ctrl, unsigned timeout_s, FILE* console,
+               BoardReadout& out, const Global& g) {
+  const uint8_t u = bu.soc->unit;
+  auto rd = [&](model::SocCsr a) { return l.reg_read(u, soc_reg(a)); };
+  SocRun r;
+  auto drain_console = [&] {
+    for (uint32_t c; (c = rd(model::SocCsr::Console)) & model::kSocConsoleValid;) {
+      const char ch = static_cast<char>(c & 0xFFu);
+      std::fputc(ch, console);
+      if (ch == '\n') std::fflush(console);
+      r.console += ch;
+      l.reg_write(u, soc_reg(model::SocCsr::Console), 0);  // takes it
+    }
+  };
+  l.reg_write(u, soc_reg(model::SocCsr::Ctrl), ctrl);
+  Progress pr("board soc: run", g.quiet);
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  auto last = t0;
+  for (;;) {
+    r.status = rd(model::SocCsr::Status);
+    if (r.status & model::kSocStatusErr)
+      throw LinkError(LinkError::Kind::Board, "the SoC reports an error (" + soc_status_text(r.status) + ")");
+    if (!(r.status & (model::kSocStatusRunning | model::kSocStatusExited | model::kSocStatusTrap)))
+      throw LinkError(LinkError::Kind::Board, "the SoC's core did not start (" + soc_status_text(r.status) + ")");
+    if (r.status & model::kSocStatusConsole) drain_console();
+    take_results(l, bu, out);
+    if (r.status & model::kSocStatusDrained) break;
+    const auto now = clock::now();
+    if (now - t0 > std::chrono::seconds(timeout_s))
+      throw std::runtime_error(fmt::format("the program did not finish within {} s (--run-timeout): last {}, {} "
+                                           "instructions retired",
+                                           timeout_s, soc_status_text(r.status), rd(model::SocCsr::Retired)));
+    if (now - last >= std::chrono::seconds(1)) {
+      pr.update(rd(model::SocCsr::Retired), 0, "instructions");
+      last = now;
+    }
+  }
+  drain_console();
+  std::fflush(console);
+  pr.finish();
+  r.cycles = rd(model::SocCsr::Cycles);
+  r.retired = rd(model::SocCsr::Retired);
+  r.records = rd(model::SocCsr::Records);
+  r.dropped = rd(model::SocCsr::Dropped);
+  r.vals = rd(model::SocCsr::Vals);
+  r.val_dropped = rd(model::SocCsr::ValDropped);
+  r.hold = rd(model::SocCsr::HoldCycles);
+  if (r.status & model::kSocStatusTrap)
+    throw std::runtime_error(fmt::format("the program trapped after {} instructions ({}); no profile read",
+                                         r.retired, soc_status_text(r.status)));
+  return r;
+}
+
+/// Waits until every unit has taken every record the SoC made (there is no
+/// FLUSH for the board's own records; the broadcast waits for the slowest
+/// unit, a phase unit holding a result stops it), taking the results
+/// meanwhile: `branches` branch records, `rap_events` RAP events.
+void soc_wait_units(BoardLink& l, const BoardUnits& bu, uint64_t branches, uint64_t rap_events,
+                    BoardReadout& out) {
+  const uint32_t b = model::sat32(branches), e = model::sat32(rap_events);
+  auto rd = [&](const link::UnitInfo* u, auto a) { return l.reg_read(u->unit, static_cast<uint8_t>(a)); };
+  for (unsigned guard = 0;; ++guard) {
+    take_results(l, bu, out);
+    if ((!bu.path || rd(bu.path, model::PathCsr::Records) == b) &&
+        (!bu.dcr || rd(bu.dcr, model::DcrCsr::Records) == b) && (!bu.bbv || rd(bu.bbv, model::DetCsr::Records) == b) &&
+        (!bu.rap || rd(bu.rap, model::RapCsr::Raw) == e))
+      return;
+    if (guard > 10000)
+      throw LinkError(LinkError::Kind::Board, fmt::format("the units did not take the SoC's {} records ({} RAP "
+                                                          "events)", branches, rap_events));
+  }
+}
+
+/// Removes a temporary trace and its load map.
+struct TempTrace {
+  std::string path;
+  ~TempTrace() {
+    if (path.empty()) return;
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+    std::filesystem::remove(path + ".map", ec);
+  }
+};
+
+void run_board_soc(BoardOpts& o, const Global& g) {
+  ProfileOpts& p = o.path;
+  const sim::ElfImage img = sim::load_elf32(o.elf);  // not an ELF, not RV32: a clear error before the board
+  const bool rap_val = p.rap.source == "val";
+  if (rap_val && o.soc_trace.empty())
+    throw std::runtime_error("--source val needs --trace T with the val records (hwprof soc run --source val ELF "
+                             "-o T); qemu records the branch records only");
+  std::unique_ptr<VirtualBoard> vb;
+  auto ch = open_port(o, vb);
+  BoardLink l(*ch, link_options(o));
+  const auto info = l.info();
+  const BoardUnits bu = board_units(info);
+  if (!bu.soc)
+    throw std::runtime_error(o.port + ": the board (" + std::string(link::board_name(info.board)) +
+                             ") has no SoC unit (a `make fpga BOARD=ulx3s SOC=picorv32` build, or sim:ulx3s-soc)");
+  const auto ram = soc_image(o.elf, img, *bu.soc);
+  const BoardPlan plan = plan_units(o, info, bu, true);
+  const unsigned ev_sel = o.events == "mem" ? 0 : o.events == "loads" ? 1 : 2;
+
+  // The program's retire stream: --trace, else recorded with qemu now.
+  TempTrace temp;
+  std::string qemu_console;
+  p.trace = o.soc_trace;
+  if (p.trace.empty()) {
+    temp.path = (std::filesystem::temp_directory_path() / fmt::format("hwprof_board_soc_{}.hwpt.zst", ::getpid()))
+                    .string();
+    p.trace = temp.path;
+    if (!g.quiet)
+      std::fprintf(stderr, "hwprof: board soc: no --trace: recording the program's retire stream with %s into a "
+                   "temporary file\n", o.qemu.c_str());
+    QemuOpts q;
+    q.elf = o.elf;
+    q.output = temp.path;
+    q.qemu = o.qemu;
+    q.events = o.events;
+    q.who = "board soc (qemu)";
+    q.uart = &qemu_console;
+    try {
+      record_system_elf(q, g);
+    } catch (const Exit&) {
+      // The program exited non-zero under qemu (said on stderr); the trace
+      // is written, and the board's run reports the exit code.
+    }
+  }
+  trace::Info ti;
+  {
+    Progress pv("validate", g.quiet);
+    ti = trace::scan(p.trace, [&](uint64_t d, uint64_t t) { pv.update(d, t, "bytes"); });
+  }
+  const uint64_t trace_vals = ti.kinds[static_cast<int>(trace::Kind::Val)];
+  const uint64_t trace_branches = ti.records - trace_vals;
+  uint64_t trace_insns = 0;  // from the load map, when there is one
+  if (std::filesystem::exists(p.trace + ".map")) trace_insns = record::LoadMap::read(p.trace + ".map").instructions;
+
+  // The board: OPEN, the units programmed, the program loaded and run.
+  BoardReadout out;
+  const int64_t t0 = l.now_us();
+  l.open();
+  program_units(l, bu, plan);
+  soc_load(l, *bu.soc, ram, g);
+  const double load_s = double(l.now_us() - t0) * 1e-6;
+  const uint32_t ctrl = model::kSocCtrlRun | ev_sel << model::kSocCtrlEvSelLsb | (rap_val ? model::kSocCtrlRapVal : 0);
+  FILE* console = o.json ? stderr : stdout;
+  const SocRun r = soc_run(l, bu, ctrl, o.run_timeout_s, console, out, g);
+  out.records = r.records;
+  const uint64_t rap_events = rap_val ? r.vals : (r.records ? r.records - 1 : 0);
+  soc_wait_units(l, bu, r.records, rap_events, out);
+  read_back(l, bu, plan, r.records, rap_events, out);
+  if (!g.quiet) {
+    std::fprintf(stderr, "hwprof: board soc: %s: %zu words loaded in %.1f s; %s after %u cycles: %u instructions "
+                 "retired, %u branch records, %u val records; the memory held the core %u cycles\n",
+                 o.elf.c_str(), ram.size(), load_s,
+                 r.exited() ? fmt::format("exited with {}", r.exit_code()).c_str() : "stopped", r.cycles, r.retired,
+                 r.records, r.vals, r.hold);
+    const auto& c = l.counters();
+    if (c.retransmissions || c.crc_errors || c.noise_bytes || c.dump_retries)
+      std::fprintf(stderr, "hwprof: link: %s\n", c.summary().c_str());
+  }
+  if (r.dropped || r.val_dropped)
+    std::fprintf(stderr, "hwprof: board soc: warning: the ingress dropped %u branch and %u val records: the hardware "
+                 "profile misses them\n", r.dropped, r.val_dropped);
+
+  // The trace must be this run's retire stream.
+  const std::string fix = temp.path.empty() ? " (write it with `hwprof soc run ELF -o T` with the same --events)" : "";
+  if (static_cast<uint32_t>(trace_branches) != r.records)
+    throw std::runtime_error(fmt::format("{}: {} branch records, the board's SoC made {} (RECORDS): the trace is not "
+                                         "this program's retire stream{}", p.trace, trace_branches, r.records, fix));
+  if (rap_val && static_cast<uint32_t>(trace_vals) != r.vals)
+    throw std::runtime_error(fmt::format("{}: {} val records, the board's SoC made {} (VALS){}", p.trace, trace_vals,
+                                         r.vals, fix));
+  if (trace_insns && static_cast<uint32_t>(trace_insns) != r.retired)
+    throw std::runtime_error(fmt::format("{}: {} instructions (its load map), the board's SoC retired {} (RETIRED): "
+                                         "the trace is not this program's retire stream{}",
+                                         p.trace, trace_insns, r.retired, fix));
+  if (!temp.path.empty() && qemu_console != r.console)
+    throw std::runtime_error(fmt::format("the program's console output on the board ({} characters) differs from "
+                                         "its output under qemu ({} characters)",
+                                         r.console.size(), qemu_console.size()));
+
+  nlohmann::json extra;
+  if (o.unit == "all")
+    extra["soc"] = {{"elf", o.elf},
+                    {"trace_from", temp.path.empty() ? "file" : "qemu"},
+                    {"exited", r.exited()},
+                    {"exit_code", r.exit_code()},
+                    {"cycles", r.cycles},
+                    {"retired", r.retired},
+                    {"records", r.records},
+                    {"vals", r.vals},
+                    {"dropped", r.dropped},
+                    {"val_dropped", r.val_dropped},
+                    {"hold_cycles", r.hold},
+                    {"words_loaded", ram.size()}};
+  print_reports(o, g, plan, [&]() -> const BoardReadout& { return out; }, extra);
+  if (r.exit_code() != 0) {
+    std::fprintf(stderr, "hwprof: board soc: the program exited with %d\n", r.exit_code());
+    throw Exit{1};
+  }
 }
 
 }  // namespace
@@ -702,58 +1057,89 @@ void add_board_command(CLI::App& app, Global& g) {
   common(info);
   info->callback([o] { run_info(*o); });
 
+  // The unit options of `board run` and `board soc` (those of `hwprof
+  // profile --unit path|rap|phase`); returns --top (its count says whether
+  // it was given).
+  auto unit_options = [o](CLI::App* c) {
+    c->add_option("--unit", o->unit, "unit to read back: path (the path profiler), rap (the RAP engine), phase "
+                                    "(--detector dcr or bbv) or all (every unit of the board, one report each)")
+        ->check(CLI::IsMember({"path", "rap", "phase", "all"}))
+        ->capture_default_str();
+    ProfileOpts& p = o->path;
+    c->add_option("--mode", p.mode, "path: paths to detect, bl, wpp or ext (PPCR)")
+        ->check(CLI::IsMember({"bl", "wpp", "ext"}))
+        ->capture_default_str();
+    c->add_option("--max-ext", p.max_ext, "path, ext mode: back edges a path may span")
+        ->check(CLI::Range(0u, 3u))
+        ->capture_default_str();
+    c->add_option("--policy", p.policy, "path: HPT replacement policy: lfu, ss, erode")
+        ->check(CLI::IsMember({"lfu", "ss", "erode"}))
+        ->capture_default_str();
+    c->add_option("--index", p.index, "path: HPT index fold: plb or pb")
+        ->check(CLI::IsMember({"plb", "pb"}))
+        ->capture_default_str();
+    c->add_option("--skew", p.skew, "path: 1 = skewed index, 0 = set-associative")
+        ->check(CLI::Range(0u, 1u))
+        ->capture_default_str();
+    c->add_option("--metric", p.metric, "path: HPT accumulator metric: freq, events or insns")
+        ->check(CLI::IsMember({"freq", "events", "insns"}))
+        ->capture_default_str();
+    auto* top = c->add_option("--top", p.top, "path: show the N hottest HPT entries (0 = all; default 20 in the "
+                                              "text report, all with --json)");
+    add_rap_options(c, p.rap);
+    add_phase_options(c, p.phase);
+    return top;
+  };
   auto* run = b->add_subcommand("run", "stream a trace to the board and print the units' report, as "
                                        "`hwprof profile --engine model` with the board's parameters");
   common(run);
-  run->add_option("--unit", o->unit, "unit to read back: path (the path profiler), rap (the RAP engine), phase "
-                                    "(--detector dcr or bbv) or all (every unit of the board, one report each)")
-      ->check(CLI::IsMember({"path", "rap", "phase", "all"}))
-      ->capture_default_str();
-  ProfileOpts& p = o->path;
-  run->add_option("--mode", p.mode, "path: paths to detect, bl, wpp or ext (PPCR)")
-      ->check(CLI::IsMember({"bl", "wpp", "ext"}))
-      ->capture_default_str();
-  run->add_option("--max-ext", p.max_ext, "path, ext mode: back edges a path may span")
-      ->check(CLI::Range(0u, 3u))
-      ->capture_default_str();
-  run->add_option("--policy", p.policy, "path: HPT replacement policy: lfu, ss, erode")
-      ->check(CLI::IsMember({"lfu", "ss", "erode"}))
-      ->capture_default_str();
-  run->add_option("--index", p.index, "path: HPT index fold: plb or pb")
-      ->check(CLI::IsMember({"plb", "pb"}))
-      ->capture_default_str();
-  run->add_option("--skew", p.skew, "path: 1 = skewed index, 0 = set-associative")
-      ->check(CLI::Range(0u, 1u))
-      ->capture_default_str();
-  run->add_option("--metric", p.metric, "path: HPT accumulator metric: freq, events or insns")
-      ->check(CLI::IsMember({"freq", "events", "insns"}))
-      ->capture_default_str();
-  auto* top = run->add_option("--top", p.top, "path: show the N hottest HPT entries (0 = all; default 20 in the "
-                                              "text report, all with --json)");
-  add_rap_options(run, p.rap);
-  add_phase_options(run, p.phase);
+  auto* top = unit_options(run);
   run->add_flag("--retry-reset", o->retry_reset,
                 "when the board is reset mid-run (session lost), open a new session and stream the trace again");
-  run->add_option("TRACE", p.trace, "trace file (any supported format)")->required();
+  run->add_option("TRACE", o->path.trace, "trace file (any supported format)")->required();
   run->callback([o, top, &g] {
     o->path.top_given = top->count() > 0;
     run_board(*o, g);
   });
 
+  auto* soc = b->add_subcommand("soc", "load a RISC-V program into the board's SoC (a SOC=picorv32 build), run it "
+                                       "and print the units' report, as `hwprof profile --engine model` of its "
+                                       "retire stream");
+  common(soc);
+  auto* soc_top = unit_options(soc);
+  soc->add_option("ELF", o->elf, "RV32 ELF linked for the SoC (make soc-elf SRC=prog.c)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  soc->add_option("--trace", o->soc_trace, "the program's retire stream (hwprof soc run ELF -o T); default: "
+                                           "recorded with qemu-system-riscv32 into a temporary file")
+      ->check(CLI::ExistingFile);
+  soc->add_option("--qemu", o->qemu, "qemu-system-riscv32 binary (without --trace)")->capture_default_str();
+  soc->add_option("--events", o->events, "ingress events (CTRL.ev_sel): mem (loads and stores), loads, stores")
+      ->check(CLI::IsMember({"mem", "loads", "stores"}))
+      ->capture_default_str();
+  soc->add_option("--run-timeout", o->run_timeout_s, "seconds (wall clock) the program may run before the run fails")
+      ->check(CLI::Range(1u, 86400u))
+      ->capture_default_str();
+  soc->callback([o, soc_top, &g] {
+    o->path.top_given = soc_top->count() > 0;
+    run_board_soc(*o, g);
+  });
+
   auto* sim = b->add_subcommand("sim", "start the SystemC virtual board, print its pseudo-terminal and serve "
                                        "until interrupted");
-  sim->add_option("BOARD", o->board, "board to model: virtual (the path-profiler build) or ulx3s (path, RAP, "
-                                     "DCR, BBV; 3000000 baud)")
+  sim->add_option("BOARD", o->board, "board to model: virtual (the path-profiler build), ulx3s (path, RAP, "
+                                     "DCR, BBV; 3000000 baud) or ulx3s-soc (the same with the PicoRV32 SoC)")
       ->required();
   sim->add_option("--baud", o->sim_baud, "line rate: 3000000 or 115200")
       ->check(CLI::IsMember({3000000u, 115200u}))
       ->capture_default_str();
   sim->callback([o] {
-    if (o->board != "virtual" && o->board != "ulx3s")
+    if (!known_vboard(o->board))
       throw std::runtime_error("board sim " + o->board +
-                               ": the SystemC virtual board models `virtual` (the path-profiler build) and `ulx3s`");
-    if (o->board == "ulx3s" && o->sim_baud != 3000000)
-      throw std::runtime_error("board sim ulx3s: built for --baud 3000000 only");
+                               ": the SystemC virtual board models `virtual` (the path-profiler build), `ulx3s` and "
+                               "`ulx3s-soc`");
+    if (o->board != "virtual" && o->sim_baud != 3000000)
+      throw std::runtime_error("board sim " + o->board + ": built for --baud 3000000 only");
     const std::string exe = vboard_path();
     const std::string b = std::to_string(o->sim_baud);
     std::fflush(stdout);

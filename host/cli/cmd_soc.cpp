@@ -174,7 +174,8 @@ void record_system_elf(const QemuOpts& o, const Global& g) {
   std::ifstream u(uart);
   const std::string out((std::istreambuf_iterator<char>(u)), std::istreambuf_iterator<char>());
   std::filesystem::remove_all(dir);
-  std::fputs(out.c_str(), stdout);
+  if (o.uart) *o.uart = out;
+  else std::fputs(out.c_str(), stdout);
   record::LoadMap map;
   map.isa = "riscv32";
   map.trace = std::filesystem::path(o.output).filename().string();

@@ -18,11 +18,15 @@ struct QemuOpts {
   std::string qemu = "qemu-system-riscv32";
   std::string events = "mem";
   std::string who = "soc qemu";  ///< the command named in messages
+  /// When set, the program's UART output goes here instead of stdout
+  /// (hwprof board soc compares it with the board's console).
+  std::string* uart = nullptr;
 };
 
 /// Runs `o.elf` to its exit on qemu-system-riscv32 and writes the trace and
-/// OUT.map. Prints the program's UART output on stdout. Throws Exit{1} when
-/// qemu ends with a non-zero status, std::runtime_error on errors.
+/// OUT.map. Prints the program's UART output on stdout (or keeps it in
+/// `o.uart`). Throws Exit{1} when qemu ends with a non-zero status,
+/// std::runtime_error on errors.
 void record_system_elf(const QemuOpts& o, const Global& g);
 
 /// True when `path` is a 32-bit little-endian RISC-V ELF executable (a

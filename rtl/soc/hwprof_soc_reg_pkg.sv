@@ -47,8 +47,8 @@ package hwprof_soc_reg_pkg;
   // CTRL fields.
   /// CTRL.run: release the core from reset.
   localparam int unsigned SocCtrlRunBit = 0;
-  /// CTRL.ev_sel: ingress event selection (hwprof_rvfi_ingress ev_sel_i: 0 none, 1 loads, 2 stores,
-  /// 3 loads and stores).
+  /// CTRL.ev_sel: ingress event selection (hwprof_rvfi_ingress ev_sel_i): 0 loads and stores, 1
+  /// loads, 2 stores, 3 the core event input (tied to 0 in the SoC).
   localparam int unsigned SocCtrlEvSelLsb = 1;
   localparam int unsigned SocCtrlEvSelW = 2;
   /// CTRL.rap_val: 1: val records of data addresses to the RAP engine (value profile); 0: the RAP

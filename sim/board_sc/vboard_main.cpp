@@ -8,10 +8,12 @@
 //  - a pseudo-terminal bridge (posix_openpt): the host's side is the pty,
 //    whose path is printed on stdout, so `hwprof board run --port
 //    /dev/pts/N` talks to the simulation exactly as to a real board.
-// Usage: hwprof_vboard [--board virtual|ulx3s] [--baud 3000000|115200] [--wave FILE.fst]
+// Usage: hwprof_vboard [--board virtual|ulx3s|ulx3s-soc] [--baud 3000000|115200] [--wave FILE.fst]
 //                      [--exit-after-idle SECONDS]
 // --board ulx3s: the ULX3S build's units (path, RAP at Groups 31, DCR, BBV)
-// as board 2, 3,000,000 baud only.
+// as board 2, 3,000,000 baud only. --board ulx3s-soc (builds with the SoC,
+// HWPROF_VBOARD_SOC): the same with the PicoRV32 SoC unit
+// (hwprof_board_soc, 128 KB of RAM; `hwprof board soc`).
 // Simulated time runs as fast as the host allows; when the line has been
 // quiet for 1000 byte times the model waits for the host in wall time.
 #include <fcntl.h>
@@ -28,12 +30,16 @@
 #include <string>
 #include <systemc>
 #include <type_traits>
+#include <utility>
 #include <verilated.h>
 #include <verilated_fst_sc.h>
 
 #include "Vvboard_115200.h"
 #include "Vvboard_3000000.h"
 #include "Vvboard_ulx3s.h"
+#if HWPROF_VBOARD_SOC
+#include "Vvboard_ulx3s_soc.h"
+#endif
 
 namespace {
 
@@ -48,6 +54,13 @@ struct Options {
 double wall_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
+
+/// Whether the Verilated top has hwprof_board_core's port for an extra unit
+/// (ext_*: idle here; hwprof_board_soc drives it from its SoC inside).
+template <typename T, typename = void>
+struct HasExtPort : std::false_type {};
+template <typename T>
+struct HasExtPort<T, std::void_t<decltype(std::declval<T&>().ext_rec_valid_i)>> : std::true_type {};
 
 /// The line model and the pty bridge around one Verilated board core.
 template <typename Top>
@@ -93,6 +106,16 @@ struct VirtualBoard : sc_core::sc_module {
     bind_probe(top->probe_dump_start_o);
     bind_probe(top->probe_dump_ready_o);
     bind_probe(top->probe_res_ready_o);
+    if constexpr (HasExtPort<Top>::value) {  // no extra unit: its inputs stay 0
+      bind_probe(top->ext_rec_valid_i);
+      bind_probe(top->ext_rec_ready_o);
+      bind_probe(top->ext_rec_data_i);
+      bind_probe(top->ext_rst_no);
+      bind_probe(top->ext_csr_we_o);
+      bind_probe(top->ext_csr_addr_o);
+      bind_probe(top->ext_csr_wdata_o);
+      bind_probe(top->ext_csr_rdata_i);
+    }
     SC_THREAD(reset_thread);
     SC_THREAD(line_to_board);
     SC_THREAD(line_to_host);
@@ -230,21 +253,28 @@ int sc_main(int argc, char** argv) {
     else if (a == "--exit-after-idle" && i + 1 < argc) o.exit_idle = std::stod(argv[++i]);
     else if (a.rfind("+verilator", 0) == 0) continue;
     else {
-      std::fprintf(stderr, "usage: hwprof_vboard [--board virtual|ulx3s] [--baud 3000000|115200] [--wave FILE.fst] "
-                           "[--exit-after-idle S]\n");
+      std::fprintf(stderr, "usage: hwprof_vboard [--board virtual|ulx3s|ulx3s-soc] [--baud 3000000|115200] "
+                           "[--wave FILE.fst] [--exit-after-idle S]\n");
       return 2;
     }
   }
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_INSTANCE_EXISTS_, sc_core::SC_DO_NOTHING);
-  if (board == "ulx3s") {
+  if (board == "ulx3s" || board == "ulx3s-soc") {
     if (o.baud != 3000000) {
-      std::fprintf(stderr, "hwprof_vboard: --board ulx3s: built for 3000000 baud only\n");
+      std::fprintf(stderr, "hwprof_vboard: --board %s: built for 3000000 baud only\n", board.c_str());
       return 2;
     }
-    return run<Vvboard_ulx3s>(o);
+    if (board == "ulx3s") return run<Vvboard_ulx3s>(o);
+#if HWPROF_VBOARD_SOC
+    return run<Vvboard_ulx3s_soc>(o);
+#else
+    std::fprintf(stderr, "hwprof_vboard: --board ulx3s-soc: this build has no SoC (PicoRV32 was not in the venv "
+                         "when CMake ran)\n");
+    return 2;
+#endif
   }
   if (board != "virtual") {
-    std::fprintf(stderr, "hwprof_vboard: --board %s: virtual or ulx3s\n", board.c_str());
+    std::fprintf(stderr, "hwprof_vboard: --board %s: virtual, ulx3s or ulx3s-soc\n", board.c_str());
     return 2;
   }
   if (o.baud == 3000000) return run<Vvboard_3000000>(o);

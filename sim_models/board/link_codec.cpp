@@ -64,6 +64,7 @@ const char* unit_kind_name(uint8_t k) {
     case 3: return "dcr";
     case 4: return "bbv";
     case 5: return "path_phase";
+    case 6: return "soc";
     default: return "unknown";
   }
 }

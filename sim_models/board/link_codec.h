@@ -62,7 +62,10 @@ const char* error_name(uint8_t code);
 /// INFO `board` values.
 enum class BoardId : uint8_t { IceBreaker = 1, Ulx3s = 2, Virtual = 3 };
 /// INFO unit `kind` values.
-enum class UnitKind : uint8_t { PathProfiler = 1, Rap = 2, Dcr = 3, Bbv = 4, PathPhase = 5 };
+/// Soc: the SoC of a `SOC=picorv32` build (PicoRV32, its memory, the RVFI
+/// ingress; params MemWords, Rv32imc, IngressDepth, IngressValDepth,
+/// ConsoleDepth; docs/soc.md).
+enum class UnitKind : uint8_t { PathProfiler = 1, Rap = 2, Dcr = 3, Bbv = 4, PathPhase = 5, Soc = 6 };
 const char* board_name(uint8_t board);
 const char* unit_kind_name(uint8_t kind);
 

@@ -30,8 +30,8 @@ inline constexpr uint32_t kSocConsoleReset = 0u;  ///< CONSOLE reset
 // CTRL fields.
 /// CTRL.run: release the core from reset
 inline constexpr uint32_t kSocCtrlRun = 1u << 0;
-/// CTRL.ev_sel: ingress event selection (hwprof_rvfi_ingress ev_sel_i: 0 none, 1 loads, 2 stores, 3
-/// loads and stores)
+/// CTRL.ev_sel: ingress event selection (hwprof_rvfi_ingress ev_sel_i): 0 loads and stores, 1
+/// loads, 2 stores, 3 the core event input (tied to 0 in the SoC)
 inline constexpr unsigned kSocCtrlEvSelLsb = 1, kSocCtrlEvSelW = 2;
 /// CTRL.rap_val: 1: val records of data addresses to the RAP engine (value profile); 0: the RAP
 /// engine takes the code profile of the branch records
