@@ -28,8 +28,15 @@ module hwprof_rap_arbiter_fv #(
   logic              hit;
   logic [IdxW-1:0]   idx;
   logic [DepthW-1:0] pdepth;
+  // The one-hot copy of the pdepths, as hwprof_rap_tcam_flags keeps it.
+  logic [Groups*H-1:0] pdepth_hot;
+  always_comb begin
+    for (int unsigned e = 0; e < Groups; e++)
+      for (int unsigned d = 0; d < H; d++)
+        pdepth_hot[e*H + d] = pdepth_i[e*DepthW +: DepthW] == DepthW'(d);
+  end
   hwprof_rap_arbiter #(.RangeW(RangeW), .Groups(Groups)) dut (
-    .match_i, .pdepth_i, .hit_o(hit), .idx_o(idx), .pdepth_o(pdepth));
+    .match_i, .pdepth_i, .pdepth_hot_i(pdepth_hot), .hit_o(hit), .idx_o(idx), .pdepth_o(pdepth));
 
   function automatic logic [DepthW-1:0] pd(int unsigned e);
     return pdepth_i[e*DepthW +: DepthW];

@@ -10,7 +10,8 @@
 ///     is valid and the top 2 * pdepth bits of k equal its prefix (the RAM
 ///     TCAM: the key given at the last edge; the entry being rewritten is
 ///     excluded while busy_o, where it is undefined by the specification);
-///   * valid_o, pdepth_o, sel_o and the registered read port agree with it;
+///   * valid_o, pdepth_o, pdepth_hot_o (one-hot), sel_o and the registered
+///     read port agree with it;
 ///   * match priority: the arbiter's winner is the reference longest-prefix
 ///     match (the deepest matching entry; the root when none matches), for
 ///     tables the engine can build (assumed: no two valid entries with the
@@ -48,12 +49,13 @@ module hwprof_rap_tcam_fv #(
 
   logic [Groups-1:0]        match, valid, sel;
   logic [Groups*DepthW-1:0] pdepth;
+  logic [Groups*H-1:0]      pdepth_hot;
   logic                     busy, last, rd_valid;
   logic [DepthW-1:0]        rd_pdepth;
   logic [RangeW-1:0]        rd_prefix;
   if (TcamSlice == 0) begin : gen_ff
     hwprof_rap_tcam #(.RangeW(RangeW), .Groups(Groups)) dut (
-      .clk_i, .rst_ni, .clear_i, .key_i, .match_o(match), .pdepth_o(pdepth),
+      .clk_i, .rst_ni, .clear_i, .key_i, .match_o(match), .pdepth_o(pdepth), .pdepth_hot_o(pdepth_hot),
       .set_i, .set_idx_i, .set_pdepth_i, .set_prefix_i, .inv_i, .inv_idx_i,
       .rd_idx_i, .rd_valid_o(rd_valid), .rd_pdepth_o(rd_pdepth), .rd_prefix_o(rd_prefix),
       .valid_o(valid), .sel_pdepth_i, .sel_o(sel));
@@ -61,7 +63,7 @@ module hwprof_rap_tcam_fv #(
     assign last = 1'b0;
   end else begin : gen_ram
     hwprof_rap_tcam_ram #(.RangeW(RangeW), .Groups(Groups), .SliceW(TcamSlice)) dut (
-      .clk_i, .rst_ni, .clear_i, .key_next_i(key_i), .match_o(match), .pdepth_o(pdepth),
+      .clk_i, .rst_ni, .clear_i, .key_next_i(key_i), .match_o(match), .pdepth_o(pdepth), .pdepth_hot_o(pdepth_hot),
       .set_i, .set_idx_i, .set_pdepth_i, .set_prefix_i, .inv_i, .inv_idx_i,
       .busy_o(busy), .last_o(last),
       .rd_idx_i, .rd_valid_o(rd_valid), .rd_pdepth_o(rd_pdepth), .rd_prefix_o(rd_prefix),
@@ -72,7 +74,7 @@ module hwprof_rap_tcam_fv #(
   logic [IdxW-1:0]   win;
   logic [DepthW-1:0] win_pdepth;
   hwprof_rap_arbiter #(.RangeW(RangeW), .Groups(Groups)) u_arb (
-    .match_i(match), .pdepth_i(pdepth), .hit_o(hit), .idx_o(win), .pdepth_o(win_pdepth));
+    .match_i(match), .pdepth_i(pdepth), .pdepth_hot_i(pdepth_hot), .hit_o(hit), .idx_o(win), .pdepth_o(win_pdepth));
 
   // Reset in the first cycle only.
   logic init_q = 1'b1;
@@ -170,6 +172,9 @@ module hwprof_rap_tcam_fv #(
       for (int unsigned e = 0; e < Groups; e++) begin
         if (checked[e]) assert (match[e] == ref_match[e]);
         if (ref_valid_q[e]) assert (pdepth[e*DepthW +: DepthW] == ref_pdepth_q[e]);
+        if (ref_valid_q[e])
+          for (int unsigned d = 0; d < H; d++)
+            assert (pdepth_hot[e*H + d] == (ref_pdepth_q[e] == DepthW'(d)));
         assert (sel[e] == (ref_valid_q[e] && ref_pdepth_q[e] == sel_pdepth_i));
       end
       // Match priority: the longest prefix wins (the root when none matches).

@@ -3,9 +3,16 @@
 // the longest prefix (largest pdepth) wins. Entries at one pdepth are
 // disjoint, so at most one matches per pdepth and the winner is unique (no
 // tie-break needed; with several matches at one pdepth, which a correct table
-// never has, the indices would be ORed). Combinational: per pdepth an OR of
-// the matching indices, then a priority pick of the deepest pdepth with a
-// match. No match: the root is the longest match (hit_o low).
+// never has, the indices would be ORed). No match: the root is the longest
+// match (hit_o low, idx_o and pdepth_o 0).
+//
+// Combinational: per pdepth d, any entry matching at d (an OR over the
+// entries of match AND the one-hot depth copy the TCAM keeps in flip-flops,
+// hwprof_rap_tcam_flags); the deepest such d (hwprof_lzc, highest first);
+// the entries matching at that depth (one pdepth compare per entry); their
+// indices ORed. Before, every pdepth ORed the indices of its own matches
+// and the deepest was picked after: H x IdxW OR trees over all entries
+// (about 5,600 LUT4s at 127 entries and RangeW 32, against about 2,000).
 `default_nettype none
 
 module hwprof_rap_arbiter #(
@@ -16,12 +23,16 @@ module hwprof_rap_arbiter #(
   /// Width of an entry index.
   localparam int unsigned IdxW = (Groups > 1) ? $clog2(Groups) : 1,
   /// Width of a depth.
-  localparam int unsigned DepthW = $clog2(RangeW / 2 + 1)
+  localparam int unsigned DepthW = $clog2(RangeW / 2 + 1),
+  /// Parent depths (H).
+  localparam int unsigned H = RangeW / 2
 ) (
   /// Match vector from the TCAM.
   input  wire logic [Groups-1:0]        match_i,
   /// Every entry's pdepth (entry e in bits [e*DepthW +: DepthW]).
   input  wire logic [Groups*DepthW-1:0] pdepth_i,
+  /// The same one-hot (bit e*H + d: entry e's pdepth is d).
+  input  wire logic [Groups*H-1:0]      pdepth_hot_i,
   /// Some entry matches.
   output logic                          hit_o,
   /// The winning entry.
@@ -30,30 +41,27 @@ module hwprof_rap_arbiter #(
   output logic [DepthW-1:0]             pdepth_o
 );
 
-  localparam int unsigned H = RangeW / 2;
-
-  logic [H-1:0]    any;
-  logic [IdxW-1:0] idx_at [H];
-  logic [(H > 1 ? $clog2(H) : 1)-1:0] deepest;
-
-  // Per pdepth: any match, and the OR of the matching indices.
+  // Per pdepth: some entry matches at it.
+  logic [H-1:0] any;
   always_comb begin
     for (int unsigned d = 0; d < H; d++) begin
       any[d] = 1'b0;
-      idx_at[d] = '0;
-      for (int unsigned e = 0; e < Groups; e++) begin
-        if (match_i[e] && pdepth_i[e*DepthW +: DepthW] == DepthW'(d)) begin
-          any[d] = 1'b1;
-          idx_at[d] = idx_at[d] | IdxW'(e);
-        end
-      end
+      for (int unsigned e = 0; e < Groups; e++)
+        any[d] = any[d] | (match_i[e] & pdepth_hot_i[e*H + d]);
     end
   end
 
   // The deepest pdepth with a match.
+  logic [(H > 1 ? $clog2(H) : 1)-1:0] deepest;
   hwprof_lzc #(.N(H), .HighFirst(1)) u_deepest (.in_i(any), .idx_o(deepest), .valid_o(hit_o));
-  assign idx_o = idx_at[deepest];
   assign pdepth_o = DepthW'(deepest);
+
+  // The entries matching at it, their indices ORed.
+  always_comb begin
+    idx_o = '0;
+    for (int unsigned e = 0; e < Groups; e++)
+      if (match_i[e] && pdepth_i[e*DepthW +: DepthW] == pdepth_o) idx_o = idx_o | IdxW'(e);
+  end
 
 endmodule
 

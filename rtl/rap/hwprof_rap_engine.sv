@@ -224,6 +224,7 @@ module hwprof_rap_engine #(
   // ------------------------------------------------------------------ S0: TCAM + arbiter
   logic [Groups-1:0]        tcam_match, tcam_valid, tcam_sel;
   logic [Groups*DepthW-1:0] tcam_pdepth;
+  logic [Groups*H-1:0]      tcam_pdepth_hot;
   logic                     arb_hit;
   logic [IdxW-1:0]          arb_idx;
   logic [DepthW-1:0]        arb_pdepth;
@@ -234,7 +235,7 @@ module hwprof_rap_engine #(
   logic [RangeW-1:0]        dump_rd_prefix;
   if (TcamSlice == 0) begin : gen_tcam_ff
     hwprof_rap_tcam #(.RangeW(RangeW), .Groups(Groups)) u_tcam (
-      .clk_i, .rst_ni, .clear_i(clear), .key_i(pair_value_q), .match_o(tcam_match), .pdepth_o(tcam_pdepth),
+      .clk_i, .rst_ni, .clear_i(clear), .key_i(pair_value_q), .match_o(tcam_match), .pdepth_o(tcam_pdepth), .pdepth_hot_o(tcam_pdepth_hot),
       .set_i(tcam_set), .set_idx_i(free_idx), .set_pdepth_i(s1_depth_q), .set_prefix_i(s1_prefix_q),
       .inv_i(tcam_inv), .inv_idx_i(scan_b_idx_q),
       .rd_idx_i(dump_idx), .rd_valid_o(dump_rd_valid), .rd_pdepth_o(dump_rd_pdepth),
@@ -245,14 +246,14 @@ module hwprof_rap_engine #(
     // The RAM TCAM reads the key one cycle ahead: the value P holds next cycle.
     hwprof_rap_tcam_ram #(.RangeW(RangeW), .Groups(Groups), .SliceW(TcamSlice)) u_tcam (
       .clk_i, .rst_ni, .clear_i(clear), .key_next_i(buf_emit ? buf_out_value : pair_value_q),
-      .match_o(tcam_match), .pdepth_o(tcam_pdepth),
+      .match_o(tcam_match), .pdepth_o(tcam_pdepth), .pdepth_hot_o(tcam_pdepth_hot),
       .set_i(tcam_set), .set_idx_i(free_idx), .set_pdepth_i(s1_depth_q), .set_prefix_i(s1_prefix_q),
       .inv_i(tcam_inv), .inv_idx_i(scan_b_idx_q), .busy_o(tcam_busy), .last_o(tcam_last),
       .rd_idx_i(dump_idx), .rd_valid_o(dump_rd_valid), .rd_pdepth_o(dump_rd_pdepth),
       .rd_prefix_o(dump_rd_prefix), .valid_o(tcam_valid), .sel_pdepth_i(ctl_q.pass_depth), .sel_o(tcam_sel));
   end
   hwprof_rap_arbiter #(.RangeW(RangeW), .Groups(Groups)) u_arb (
-    .match_i(tcam_match), .pdepth_i(tcam_pdepth), .hit_o(arb_hit), .idx_o(arb_idx), .pdepth_o(arb_pdepth));
+    .match_i(tcam_match), .pdepth_i(tcam_pdepth), .pdepth_hot_i(tcam_pdepth_hot), .hit_o(arb_hit), .idx_o(arb_idx), .pdepth_o(arb_pdepth));
 
   // The matched leaf: depth and column in its group.
   logic [DepthW-1:0] s0_depth;

@@ -114,21 +114,36 @@ module hwprof_rap_merge_buffer #(
   end
 
   // Entries: shift down on a pop, then append at the (new) end, or add.
-  always_ff @(posedge clk_i) begin
-    if (!clear_i) begin
-      if (take && hit) begin
-        wt_q[hit_idx] <= sum[hit_idx][PairWtW-1:0];
-      end else begin
-        if (pop) begin
-          for (int unsigned i = 0; i + 1 < MaxBuf; i++) begin
-            val_q[i] <= val_q[i+1];
-            wt_q[i]  <= wt_q[i+1];
-          end
-        end
-        if (take && depth_i != '0) begin
-          val_q[IdxW'(pop ? count_q - DepthW'(1) : count_q)] <= in_value_i;
-          wt_q[IdxW'(pop ? count_q - DepthW'(1) : count_q)]  <= PairWtW'(in_weight_i);
-        end
+  // Written per entry with its own select signals (entry i takes its own
+  // sum, entry i + 1 on a pop, or the event at the append position), so
+  // each bit is one small multiplexer: indexed writes (`wt_q[hit_idx] <=
+  // sum[hit_idx]`, `val_q[count_q] <= ...`) synthesized to a decoder and a
+  // wide multiplexer in front of every entry (about 4,000 LUT4s at 8 entries
+  // on ECP5).
+  logic [MaxBuf-1:0] add_e, app_e, shift_e;
+  always_comb begin
+    for (int unsigned i = 0; i < MaxBuf; i++) begin
+      add_e[i]   = take && hit && hit_idx == IdxW'(i);
+      app_e[i]   = take && !hit && depth_i != '0 &&
+                   (pop ? count_q == DepthW'(i + 1) : count_q == DepthW'(i));
+      shift_e[i] = pop && i + 1 < MaxBuf;
+    end
+  end
+
+  for (genvar i = 0; i < MaxBuf; i++) begin : gen_entry
+    logic [ValW-1:0]    next_val;
+    logic [PairWtW-1:0] next_wt;
+    if (i + 1 < MaxBuf) begin : gen_shift
+      assign next_val = app_e[i] ? in_value_i : val_q[i+1];
+      assign next_wt  = add_e[i] ? sum[i][PairWtW-1:0] : (app_e[i] ? PairWtW'(in_weight_i) : wt_q[i+1]);
+    end else begin : gen_last
+      assign next_val = in_value_i;
+      assign next_wt  = add_e[i] ? sum[i][PairWtW-1:0] : PairWtW'(in_weight_i);
+    end
+    always_ff @(posedge clk_i) begin
+      if (!clear_i) begin
+        if (app_e[i] || shift_e[i]) val_q[i] <= next_val;
+        if (add_e[i] || app_e[i] || shift_e[i]) wt_q[i] <= next_wt;
       end
     end
   end

@@ -1,7 +1,9 @@
 // hwprof_rap_tcam_flags: the flip-flop part of both RAP TCAMs (hwprof_rap_tcam,
 // hwprof_rap_tcam_ram; docs/rap_engine.md, "TCAM"): per entry the valid bit
 // and the parent depth, the depth-selected vector for the merge scan and
-// the registered read of one entry for the dump.
+// the registered read of one entry for the dump, and a one-hot copy of every
+// parent depth for the arbiter (hwprof_rap_arbiter: a per-depth OR over the
+// entries instead of a depth compare per entry and depth).
 //
 // Cycle behaviour (one edge):
 //   * set_i: entry set_idx_i becomes valid with parent depth set_pdepth_i;
@@ -20,7 +22,9 @@ module hwprof_rap_tcam_flags #(
   /// Width of an entry index.
   parameter int unsigned IdxW = 7,
   /// Width of a depth.
-  parameter int unsigned DepthW = 5
+  parameter int unsigned DepthW = 5,
+  /// Parent depths 0 .. Depths-1 (H = RangeW / 2) in the one-hot copy.
+  parameter int unsigned Depths = 16
 ) (
   /// Clock.
   input  wire logic                     clk_i,
@@ -48,6 +52,9 @@ module hwprof_rap_tcam_flags #(
   output logic [Groups-1:0]             valid_o,
   /// Every entry's parent depth, entry e in bits [e*DepthW +: DepthW].
   output logic [Groups*DepthW-1:0]      pdepth_o,
+  /// The same one-hot: bit e*Depths + d set when entry e's parent depth is d
+  /// (no bit for a depth >= Depths). Not masked by the valid bit.
+  output logic [Groups*Depths-1:0]      pdepth_hot_o,
   /// Depth selector for sel_o.
   input  wire logic [DepthW-1:0]        sel_pdepth_i,
   /// One bit per entry: valid with parent depth sel_pdepth_i.
@@ -56,6 +63,7 @@ module hwprof_rap_tcam_flags #(
 
   logic [Groups-1:0] valid_q;
   logic [DepthW-1:0] pdepth_q [Groups];
+  logic [Depths-1:0] pdepth_hot_q [Groups];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -74,10 +82,22 @@ module hwprof_rap_tcam_flags #(
     rd_pdepth_o <= pdepth_q[rd_idx_i];
   end
 
+  // The one-hot copy, written with the binary depth.
+  logic [Depths-1:0] set_hot;
+  always_comb begin
+    for (int unsigned d = 0; d < Depths; d++) set_hot[d] = set_pdepth_i == DepthW'(d);
+  end
+  for (genvar e = 0; e < Groups; e++) begin : gen_hot
+    always_ff @(posedge clk_i) begin
+      if (set_i && set_idx_i == IdxW'(e)) pdepth_hot_q[e] <= set_hot;
+    end
+  end
+
   always_comb begin
     for (int unsigned e = 0; e < Groups; e++) begin
       sel_o[e] = valid_q[e] && pdepth_q[e] == sel_pdepth_i;
       pdepth_o[e*DepthW +: DepthW] = pdepth_q[e];
+      pdepth_hot_o[e*Depths +: Depths] = pdepth_hot_q[e];
     end
   end
   assign valid_o = valid_q;

@@ -62,6 +62,8 @@ module hwprof_rap_tcam_ram #(
   output logic [Groups-1:0]             match_o,
   /// Every entry's pdepth, entry e in bits [e*DepthW +: DepthW].
   output logic [Groups*DepthW-1:0]      pdepth_o,
+  /// The same one-hot (hwprof_rap_tcam_flags), for the arbiter.
+  output logic [Groups*(RangeW/2)-1:0]  pdepth_hot_o,
   /// Set entry set_idx_i to {1, set_pdepth_i, set_prefix_i} (starts the RAM write).
   input  wire logic                     set_i,
   /// Entry set.
@@ -108,9 +110,9 @@ module hwprof_rap_tcam_ram #(
   logic [RangeW-1:0] set_mask;
   assign set_mask = RangeW'(prefix_mask(RangeW, 32'(set_pdepth_i)));
 
-  hwprof_rap_tcam_flags #(.Groups(Groups), .IdxW(IdxW), .DepthW(DepthW)) u_flags (
+  hwprof_rap_tcam_flags #(.Groups(Groups), .IdxW(IdxW), .DepthW(DepthW), .Depths(RangeW / 2)) u_flags (
     .clk_i, .rst_ni, .clear_i, .set_i, .set_idx_i, .set_pdepth_i, .inv_i, .inv_idx_i,
-    .rd_idx_i, .rd_valid_o, .rd_pdepth_o, .valid_o, .pdepth_o, .sel_pdepth_i, .sel_o);
+    .rd_idx_i, .rd_valid_o, .rd_pdepth_o, .valid_o, .pdepth_o, .pdepth_hot_o, .sel_pdepth_i, .sel_o);
 
   // Write sequencer: addresses 0 .. Words-1, then the refresh cycle.
   logic              busy_q;

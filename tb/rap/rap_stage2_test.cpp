@@ -272,14 +272,16 @@ bool tcam_match(const ArbEntry& e, uint32_t key, unsigned range_w) {
 template <typename Top>
 ArbResult arb_eval(Comb<Top>& d, const std::vector<bool>& match, const std::vector<unsigned>& pdepth,
                    unsigned range_w) {
-  const unsigned groups = unsigned(match.size()), dw = depth_w(range_w);
-  Bits m(groups), p(groups * dw);
+  const unsigned groups = unsigned(match.size()), dw = depth_w(range_w), h = range_w / 2;
+  Bits m(groups), p(groups * dw), hot(groups * h);
   for (unsigned e = 0; e < groups; ++e) {
     if (match[e]) m.set(e);
     p.put(e * dw, dw, pdepth[e]);
+    if (pdepth[e] < h) hot.set(e * h + pdepth[e]);  // the TCAM's one-hot copy (hwprof_rap_tcam_flags)
   }
   to_port(d.top->match_i, m);
   to_port(d.top->pdepth_i, p);
+  to_port(d.top->pdepth_hot_i, hot);
   d.h.eval();
   return ArbResult{bool(d.top->hit_o), unsigned(d.top->idx_o), unsigned(d.top->pdepth_o)};
 }

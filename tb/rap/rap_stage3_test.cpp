@@ -162,6 +162,10 @@ struct TcamIn {
 struct TcamOut {
   uint64_t match = 0, match_care = 0, valid = 0, sel = 0;
   std::vector<int> pdepth;  ///< -1: not compared (invalid entry)
+  /// RTL only: pdepth_hot_o per entry (H bits), compared with the one-hot of
+  /// the model's pdepth wherever that is compared.
+  std::vector<uint64_t> pdepth_hot;
+  unsigned h = 0;  ///< H = RangeW / 2 (RTL side)
   bool rd_care = false;     ///< rd_valid defined
   bool rd_valid = false;
   bool rd_data_care = false;  ///< rd_pdepth / rd_prefix defined
@@ -333,6 +337,9 @@ TcamOut tcam_drive(Harness<Top>& h, const TcamIn& in, unsigned range_w, unsigned
   o.sel = get_bits(t.sel_o, 0, groups);
   o.pdepth.resize(groups);
   for (unsigned e = 0; e < groups; ++e) o.pdepth[e] = int(get_bits(t.pdepth_o, e * dw, dw));
+  o.h = range_w / 2;
+  o.pdepth_hot.resize(groups);
+  for (unsigned e = 0; e < groups; ++e) o.pdepth_hot[e] = get_bits(t.pdepth_hot_o, e * o.h, o.h);
   o.rd_valid = t.rd_valid_o;
   o.rd_pdepth = unsigned(t.rd_pdepth_o);
   o.rd_prefix = uint32_t(t.rd_prefix_o);
@@ -342,6 +349,10 @@ TcamOut tcam_drive(Harness<Top>& h, const TcamIn& in, unsigned range_w, unsigned
   }
   return o;
 }
+
+/// The one-hot copy hwprof_rap_tcam_flags keeps of a pdepth (none for a
+/// pdepth >= H, which only the illegal-input tests write).
+uint64_t pdepth_hot_of(int pdepth, unsigned h) { return unsigned(pdepth) < h ? uint64_t(1) << pdepth : 0; }
 
 /// Compares every output the model defines; returns "" when equal.
 std::string tcam_compare(const TcamOut& got, const TcamOut& exp, bool ram) {
@@ -358,6 +369,10 @@ std::string tcam_compare(const TcamOut& got, const TcamOut& exp, bool ram) {
   for (size_t e = 0; e < exp.pdepth.size(); ++e)
     if (exp.pdepth[e] >= 0 && got.pdepth[e] != exp.pdepth[e])
       s << " pdepth[" << e << "] rtl " << got.pdepth[e] << " model " << exp.pdepth[e];
+  for (size_t e = 0; e < got.pdepth_hot.size(); ++e)
+    if (exp.pdepth[e] >= 0 && got.pdepth_hot[e] != pdepth_hot_of(exp.pdepth[e], got.h))
+      s << " pdepth_hot[" << e << "] rtl " << hex(got.pdepth_hot[e]) << " model "
+        << hex(pdepth_hot_of(exp.pdepth[e], got.h));
   if (exp.rd_care && got.rd_valid != exp.rd_valid) s << " rd_valid rtl " << got.rd_valid << " model " << exp.rd_valid;
   if (exp.rd_data_care && got.rd_pdepth != exp.rd_pdepth)
     s << " rd_pdepth rtl " << got.rd_pdepth << " model " << exp.rd_pdepth;
@@ -373,13 +388,13 @@ std::string tcam_compare(const TcamOut& got, const TcamOut& exp, bool ram) {
 /// (the RAM variant's entry being written) show the RTL's value in
 /// model.match too, so only the defined bits can differ.
 struct TcamFieldNames {
-  hwprof::tb::FieldNames pdepth;
-  explicit TcamFieldNames(unsigned groups) : pdepth("pdepth", groups) {}
+  hwprof::tb::FieldNames pdepth, pdepth_hot;
+  explicit TcamFieldNames(unsigned groups) : pdepth("pdepth", groups), pdepth_hot("pdepth_hot", groups) {}
 };
 std::vector<hwprof::tb::Field> tcam_fields(const TcamOut& got, const TcamOut& exp, bool ram,
                                            const TcamFieldNames& n) {
   std::vector<hwprof::tb::Field> f;
-  f.reserve(8 + exp.pdepth.size());
+  f.reserve(8 + 2 * exp.pdepth.size());
   f.push_back({"match", (exp.match & exp.match_care) | (got.match & ~exp.match_care), got.match});
   f.push_back({"valid", exp.valid, got.valid});
   f.push_back({"sel", exp.sel, got.sel});
@@ -393,6 +408,9 @@ std::vector<hwprof::tb::Field> tcam_fields(const TcamOut& got, const TcamOut& ex
   for (size_t e = 0; e < exp.pdepth.size(); ++e)
     f.push_back({n.pdepth[unsigned(e)], uint64_t(exp.pdepth[e] < 0 ? 0 : exp.pdepth[e]), uint64_t(got.pdepth[e]),
                  exp.pdepth[e] >= 0});
+  for (size_t e = 0; e < got.pdepth_hot.size(); ++e)
+    f.push_back({n.pdepth_hot[unsigned(e)], exp.pdepth[e] < 0 ? 0 : pdepth_hot_of(exp.pdepth[e], got.h),
+                 got.pdepth_hot[e], exp.pdepth[e] >= 0});
   return f;
 }
 
