@@ -190,8 +190,10 @@ module hwprof_rap_tcam_fv #(
       if (past_ok_q) begin
         assert (rd_valid == past_valid_q);
         if (past_valid_q) begin
-          assert (rd_pdepth == past_pdepth_q);
-          if (!(TcamSlice != 0 && past_set_same_q)) assert (rd_prefix == past_prefix_q);
+          if (!(TcamSlice != 0 && past_set_same_q)) begin
+            assert (rd_pdepth == past_pdepth_q);
+            assert (rd_prefix == past_prefix_q);
+          end
         end
       end
       cover (&checked && ref_hit && ref_win_pdepth == DepthW'(H - 1) && $countones(ref_match) >= 2);

@@ -30,9 +30,10 @@
 //   * clear_i: every entry invalid, a write in progress is abandoned;
 //   * read port (dump): rd_idx_i at an edge; rd_valid_o, rd_pdepth_o and
 //     rd_prefix_o show that entry (as before the edge) in the next cycle,
-//     except that rd_prefix_o is undefined if the entry is set at the same
-//     edge (the prefixes are in an hwprof_ram_2p; the engine reads only while
-//     dumping, when nothing is set).
+//     except that rd_pdepth_o and rd_prefix_o are undefined if the entry is
+//     set at the same edge (the pdepths and prefixes for the dump are in an
+//     hwprof_ram_2p, not read from the flip-flops through a Groups:1
+//     multiplexer; the engine reads only while dumping, when nothing is set).
 // The flip-flop valid bits and pdepths also give the allocator its free
 // entries (valid_o) and the merge scan its depth-selected entries (sel_o).
 `default_nettype none
@@ -110,9 +111,11 @@ module hwprof_rap_tcam_ram #(
   logic [RangeW-1:0] set_mask;
   assign set_mask = RangeW'(prefix_mask(RangeW, 32'(set_pdepth_i)));
 
+  logic [DepthW-1:0] unused_ff_rd_pdepth;  // the dump's pdepth comes from u_prefix
   hwprof_rap_tcam_flags #(.Groups(Groups), .IdxW(IdxW), .DepthW(DepthW), .Depths(RangeW / 2)) u_flags (
     .clk_i, .rst_ni, .clear_i, .set_i, .set_idx_i, .set_pdepth_i, .inv_i, .inv_idx_i,
-    .rd_idx_i, .rd_valid_o, .rd_pdepth_o, .valid_o, .pdepth_o, .pdepth_hot_o, .sel_pdepth_i, .sel_o);
+    .rd_idx_i, .rd_valid_o, .rd_pdepth_o(unused_ff_rd_pdepth), .valid_o, .pdepth_o, .pdepth_hot_o,
+    .sel_pdepth_i, .sel_o);
 
   // Write sequencer: addresses 0 .. Words-1, then the refresh cycle.
   logic              busy_q;
@@ -162,10 +165,10 @@ module hwprof_rap_tcam_ram #(
     for (int unsigned i = 0; i < NSlice; i++) match_o = match_o & hit[i];
   end
 
-  // Read port: the prefixes in a RAM (valid and pdepth in u_flags).
-  hwprof_ram_2p #(.Depth(Groups), .Width(RangeW), .GranW(RangeW)) u_prefix (
-    .clk_i, .wmask_i(set_i), .waddr_i(set_idx_i), .wdata_i(set_prefix_i & set_mask),
-    .re_i(1'b1), .raddr_i(rd_idx_i), .rdata_o(rd_prefix_o));
+  // Read port: the pdepths and prefixes in a RAM (valid in u_flags).
+  hwprof_ram_2p #(.Depth(Groups), .Width(DepthW + RangeW), .GranW(DepthW + RangeW)) u_prefix (
+    .clk_i, .wmask_i(set_i), .waddr_i(set_idx_i), .wdata_i({set_pdepth_i, set_prefix_i & set_mask}),
+    .re_i(1'b1), .raddr_i(rd_idx_i), .rdata_o({rd_pdepth_o, rd_prefix_o}));
 
   `HWPROF_ASSERT(no_set_while_busy, !(set_i && busy_q && !clear_i))
 

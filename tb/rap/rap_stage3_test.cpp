@@ -168,8 +168,8 @@ struct TcamOut {
   unsigned h = 0;  ///< H = RangeW / 2 (RTL side)
   bool rd_care = false;     ///< rd_valid defined
   bool rd_valid = false;
-  bool rd_data_care = false;  ///< rd_pdepth / rd_prefix defined
-  bool rd_prefix_care = false;  ///< rd_prefix defined (see TcamRamModel)
+  bool rd_data_care = false;  ///< the entry read is known (FF TCAM: rd_pdepth / rd_prefix defined)
+  bool rd_prefix_care = false;  ///< rd_pdepth / rd_prefix defined (see TcamRamModel)
   unsigned rd_pdepth = 0;
   uint32_t rd_prefix = 0;
   bool busy = false, last = false;
@@ -374,7 +374,7 @@ std::string tcam_compare(const TcamOut& got, const TcamOut& exp, bool ram) {
       s << " pdepth_hot[" << e << "] rtl " << hex(got.pdepth_hot[e]) << " model "
         << hex(pdepth_hot_of(exp.pdepth[e], got.h));
   if (exp.rd_care && got.rd_valid != exp.rd_valid) s << " rd_valid rtl " << got.rd_valid << " model " << exp.rd_valid;
-  if (exp.rd_data_care && got.rd_pdepth != exp.rd_pdepth)
+  if (exp.rd_prefix_care && got.rd_pdepth != exp.rd_pdepth)
     s << " rd_pdepth rtl " << got.rd_pdepth << " model " << exp.rd_pdepth;
   if (exp.rd_prefix_care && got.rd_prefix != exp.rd_prefix)
     s << " rd_prefix rtl " << hex(got.rd_prefix) << " model " << hex(exp.rd_prefix);
@@ -399,7 +399,7 @@ std::vector<hwprof::tb::Field> tcam_fields(const TcamOut& got, const TcamOut& ex
   f.push_back({"valid", exp.valid, got.valid});
   f.push_back({"sel", exp.sel, got.sel});
   f.push_back({"rd_valid", exp.rd_valid, got.rd_valid, exp.rd_care});
-  f.push_back({"rd_pdepth", exp.rd_pdepth, got.rd_pdepth, exp.rd_data_care});
+  f.push_back({"rd_pdepth", exp.rd_pdepth, got.rd_pdepth, exp.rd_prefix_care});
   f.push_back({"rd_prefix", exp.rd_prefix, got.rd_prefix, exp.rd_prefix_care});
   if (ram) {
     f.push_back({"busy", exp.busy, got.busy});
