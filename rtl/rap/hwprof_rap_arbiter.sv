@@ -41,13 +41,14 @@ module hwprof_rap_arbiter #(
   output logic [DepthW-1:0]             pdepth_o
 );
 
-  // Per pdepth: some entry matches at it.
-  logic [H-1:0] any;
+  // Per pdepth: some entry matches at it (reduction ORs: a chain of
+  // Groups two-input ORs per pdepth exhausts the WebAssembly Yosys's stack).
+  logic [H-1:0]      any;
+  logic [Groups-1:0] at_depth [H];
   always_comb begin
     for (int unsigned d = 0; d < H; d++) begin
-      any[d] = 1'b0;
-      for (int unsigned e = 0; e < Groups; e++)
-        any[d] = any[d] | (match_i[e] & pdepth_hot_i[e*H + d]);
+      for (int unsigned e = 0; e < Groups; e++) at_depth[d][e] = match_i[e] & pdepth_hot_i[e*H + d];
+      any[d] = |at_depth[d];
     end
   end
 
@@ -56,11 +57,17 @@ module hwprof_rap_arbiter #(
   hwprof_lzc #(.N(H), .HighFirst(1)) u_deepest (.in_i(any), .idx_o(deepest), .valid_o(hit_o));
   assign pdepth_o = DepthW'(deepest);
 
-  // The entries matching at it, their indices ORed.
+  // The entries matching at it; bit b of the index is the OR over those
+  // whose index has bit b set.
+  logic [Groups-1:0] win;
+  logic [Groups-1:0] with_bit [IdxW];
   always_comb begin
-    idx_o = '0;
     for (int unsigned e = 0; e < Groups; e++)
-      if (match_i[e] && pdepth_i[e*DepthW +: DepthW] == pdepth_o) idx_o = idx_o | IdxW'(e);
+      win[e] = match_i[e] && pdepth_i[e*DepthW +: DepthW] == pdepth_o;
+    for (int unsigned b = 0; b < IdxW; b++) begin
+      for (int unsigned e = 0; e < Groups; e++) with_bit[b][e] = win[e] & ((e >> b) & 1) != 0;
+      idx_o[b] = |with_bit[b];
+    end
   end
 
 endmodule
