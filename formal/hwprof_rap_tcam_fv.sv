@@ -8,8 +8,8 @@
 /// the top 2 * pdepth bits) and asserts, with free keys and free commands:
 ///   * match_o = the reference match: entry e matches key k exactly when it
 ///     is valid and the top 2 * pdepth bits of k equal its prefix (the RAM
-///     TCAM: the key given at the last edge; the entry being rewritten is
-///     excluded while busy_o, where it is undefined by the specification);
+///     TCAM: the key given at the last edge; not while busy_o, where the
+///     slice RAMs' reads serve the rewrite and match_o is undefined);
 ///   * valid_o, pdepth_o, pdepth_hot_o (one-hot), sel_o and the registered
 ///     read port agree with it;
 ///   * match priority: the arbiter's winner is the reference longest-prefix
@@ -93,7 +93,6 @@ module hwprof_rap_tcam_fv #(
   logic [DepthW-1:0] ref_pdepth_q [Groups];
   logic [RangeW-1:0] ref_prefix_q [Groups];
   logic [LatW-1:0]   ref_busy_q;   // busy cycles left (RAM TCAM)
-  logic [IdxW-1:0]   ref_widx_q;   // the entry being rewritten
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ref_valid_q <= '0;
@@ -112,7 +111,6 @@ module hwprof_rap_tcam_fv #(
     if (set_i && !clear_i) begin
       ref_pdepth_q[set_idx_i] <= set_pdepth_i;
       ref_prefix_q[set_idx_i] <= set_prefix_i & mask_of(set_pdepth_i);
-      ref_widx_q <= set_idx_i;
     end
   end
 
@@ -145,7 +143,7 @@ module hwprof_rap_tcam_fv #(
     ref_win_pdepth = '0;
     for (int unsigned e = 0; e < Groups; e++) begin
       ref_match[e] = ref_valid_q[e] && (key & mask_of(ref_pdepth_q[e])) == ref_prefix_q[e];
-      checked[e] = !(ref_busy_q != '0 && ref_widx_q == IdxW'(e));
+      checked[e] = ref_busy_q == '0;
       if (ref_match[e] && (!ref_hit || ref_pdepth_q[e] > ref_win_pdepth)) begin
         ref_hit = 1'b1;
         ref_win = IdxW'(e);

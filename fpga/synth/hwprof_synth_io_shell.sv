@@ -79,9 +79,15 @@ module hwprof_synth_io_shell #(
   end else begin : gen_chain_many
     assign chain_d = {chain_q[InW-2:0], sin_q};
   end
-  always_ff @(posedge clk_i) begin
-    chain_q <= chain_d;
-    if (load_q) in_q <= chain_q;
+  // In chunks of at most 256 bits: one flip-flop cell thousands of bits wide
+  // (the RAP arbiter's 2,816 inputs) exhausts the WebAssembly Yosys's call
+  // stack in synth_ecp5's techmap.
+  for (genvar c = 0; c < InW; c += 256) begin : gen_in_chunk
+    localparam int unsigned ChW = (InW - c > 256) ? 256 : InW - c;
+    always_ff @(posedge clk_i) begin
+      chain_q[c +: ChW] <= chain_d[c +: ChW];
+      if (load_q) in_q[c +: ChW] <= chain_q[c +: ChW];
+    end
   end
   assign dut_in_o = in_q;
 

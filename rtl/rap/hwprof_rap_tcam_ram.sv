@@ -7,9 +7,11 @@
 // slice i has a RAM of 2^SliceW words of Groups bits, bit e of word a being
 // "entry e accepts a in slice i" ((a ^ prefix slice) & mask slice == 0). A
 // search reads word key-slice-i of every slice RAM and ANDs them with the
-// valid bits. The slice RAMs are hwprof_ram_2p instances (per-bit write
-// mask); they map to LUT RAM (ECP5, SliceW 4) or block RAM with a per-bit
-// write mask (iCE40 EBR 256 x 16, SliceW 8).
+// valid bits. The slice RAMs are hwprof_ram_2p instances written in
+// granules of PackW entries; they map to LUT RAM (ECP5, SliceW 4: one
+// DPR16X4 holds four entries' bits of 16 words) or block RAM (iCE40 EBR
+// 256 x 16, SliceW 8). With PackW > 1 a rewrite is a read-modify-write:
+// the other entries of the granule are written back as read.
 //
 // Cycle behaviour:
 //   * search: key_next_i at an edge is the key of the next cycle; match_o in
@@ -21,10 +23,14 @@
 //     set_idx_i of each word), followed by one refresh cycle whose read sees
 //     the last write. busy_o is high for these 2^SliceW + 1 cycles (the
 //     write latency) and last_o in the last of them; match_o is valid again
-//     in the cycle after last_o. While busy_o, match_o is undefined for the
-//     entry being written (the slice RAMs' reads may meet its writes, which
-//     read X): the engine does not search (docs/rap_engine.md, "TCAM write
-//     latency"). set_i while busy_o is not allowed (asserted);
+//     in the cycle after last_o. While busy_o, match_o is undefined: each
+//     slice RAM's read port serves the rewrite (PackW > 1: every word is
+//     read one edge before it is written back with the new entry's bit; a
+//     slice starts at the word its search read fetched at set_i's edge and
+//     goes round all 2^SliceW words), and a search read may meet a write of
+//     its word, which reads X. The engine does not search while busy
+//     (docs/rap_engine.md, "TCAM write latency"). set_i while busy_o is not
+//     allowed (asserted);
 //   * inv_i (entry inv_idx_i invalid): at the edge, nothing else to do (the
 //     valid bits are flip-flops). set_i wins over inv_i of the same entry;
 //   * clear_i: every entry invalid, a write in progress is abandoned;
@@ -46,6 +52,9 @@ module hwprof_rap_tcam_ram #(
   parameter int unsigned Groups = 127,
   /// Bits per key slice (RangeW must be a multiple); 2^SliceW words per slice RAM.
   parameter int unsigned SliceW = 4,
+  /// Entries per slice-RAM write granule (1: a per-entry write mask and no
+  /// read-modify-write; 4: one ECP5 DPR16X4 per four entries of a slice).
+  parameter int unsigned PackW = 4,
   /// Width of an entry index.
   localparam int unsigned IdxW = (Groups > 1) ? $clog2(Groups) : 1,
   /// Width of a depth (0..RangeW/2).
@@ -143,21 +152,44 @@ module hwprof_rap_tcam_ram #(
   assign busy_o = busy_q;
   assign last_o = busy_q && wa_q == WaW'(Words);
 
-  // Slice RAMs: hwprof_ram_2p with a per-bit write mask, bit w_idx_q of word
-  // wa_q written while wr_now, every slice read at every edge. A read of the
-  // word being written at the same edge is undefined (X) in bit w_idx_q only,
-  // and only while busy, when match_o of that entry is undefined anyway: the
-  // refresh cycle's read is the first after the last write. No forward needed.
-  logic [Groups-1:0] wmask;
+  // Slice RAMs: hwprof_ram_2p written in granules of PackW entries. The
+  // rewrite of entry w_idx_q: in busy cycle j (wa_q = j < Words) the word
+  // read at the last edge (address ra_q) is written back with bit w_idx_q
+  // replaced by the entry's accept bit for that address, and the next word
+  // (ra_q + 1) is read; in the last write cycle and the refresh cycle the
+  // search reads again. Reads never meet a write of their own word during
+  // the rewrite; the search read of the last write cycle may (X), and is
+  // not used (busy).
+  localparam int unsigned Gran = (Groups + PackW - 1) / PackW;
+  localparam int unsigned WidthP = Gran * PackW;
+  logic             rmw_rd;   // the read port serves the rewrite at this edge
+  logic [Gran-1:0]  gmask;    // the granule holding w_idx_q, while writing
+  logic [WidthP-1:0] wsel;    // one-hot of w_idx_q
   logic [Groups-1:0] hit [NSlice];
-  assign wmask = wr_now ? Groups'(1) << w_idx_q : '0;
+  assign rmw_rd = busy_q && wa_q < WaW'(Words - 1);
+  assign wsel = WidthP'(1) << w_idx_q;
+  always_comb begin
+    for (int unsigned g = 0; g < Gran; g++) gmask[g] = wr_now && |wsel[g*PackW +: PackW];
+  end
   for (genvar i = 0; i < NSlice; i++) begin : gen_slice
     localparam int unsigned Lo = RangeW - (i + 1) * SliceW;
-    logic bit_w;
-    assign bit_w = ((wa_q[SliceW-1:0] ^ w_prefix_q[Lo +: SliceW]) & w_mask_q[Lo +: SliceW]) == '0;
-    hwprof_ram_2p #(.Depth(Words), .Width(Groups), .GranW(1)) u_ram (
-      .clk_i, .wmask_i(wmask), .waddr_i(wa_q[SliceW-1:0]), .wdata_i({Groups{bit_w}}),
-      .re_i(1'b1), .raddr_i(key_next_i[Lo +: SliceW]), .rdata_o(hit[i]));
+    logic              bit_w;
+    logic [SliceW-1:0] raddr, ra_q;
+    logic [WidthP-1:0] rdata, wdata;
+    assign raddr = rmw_rd ? ra_q + SliceW'(1) : key_next_i[Lo +: SliceW];
+    always_ff @(posedge clk_i) ra_q <= raddr;
+    assign bit_w = ((ra_q ^ w_prefix_q[Lo +: SliceW]) & w_mask_q[Lo +: SliceW]) == '0;
+    always_comb begin
+      for (int unsigned e = 0; e < WidthP; e++) wdata[e] = wsel[e] ? bit_w : rdata[e];
+    end
+    hwprof_ram_2p #(.Depth(Words), .Width(WidthP), .GranW(PackW)) u_ram (
+      .clk_i, .wmask_i(gmask), .waddr_i(ra_q), .wdata_i(wdata),
+      .re_i(1'b1), .raddr_i(raddr), .rdata_o(rdata));
+    assign hit[i] = rdata[Groups-1:0];
+    if (WidthP > Groups) begin : gen_pad
+      logic [WidthP-Groups-1:0] unused_pad;
+      assign unused_pad = rdata[WidthP-1:Groups];
+    end
   end
 
   always_comb begin
