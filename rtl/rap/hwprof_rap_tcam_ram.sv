@@ -160,30 +160,38 @@ module hwprof_rap_tcam_ram #(
   // search reads again. Reads never meet a write of their own word during
   // the rewrite; the search read of the last write cycle may (X), and is
   // not used (busy).
+  // Only the granule holding w_idx_q is written, so every granule gets the
+  // same write word: that granule's word as read, with the entry's bit
+  // replaced (a Gran:1 multiplexer per slice, not a multiplexer per bit).
   localparam int unsigned Gran = (Groups + PackW - 1) / PackW;
   localparam int unsigned WidthP = Gran * PackW;
-  logic             rmw_rd;   // the read port serves the rewrite at this edge
-  logic [Gran-1:0]  gmask;    // the granule holding w_idx_q, while writing
-  logic [WidthP-1:0] wsel;    // one-hot of w_idx_q
+  localparam int unsigned PosW = (PackW > 1) ? $clog2(PackW) : 1;
+  logic              rmw_rd;   // the read port serves the rewrite at this edge
+  logic [Gran-1:0]   gmask;    // the granule holding w_idx_q, while writing
+  logic [IdxW:0]     w_gran;   // that granule
+  logic [PosW-1:0]   w_pos;    // the entry's bit in it
   logic [Groups-1:0] hit [NSlice];
   assign rmw_rd = busy_q && wa_q < WaW'(Words - 1);
-  assign wsel = WidthP'(1) << w_idx_q;
+  assign w_gran = (IdxW + 1)'(w_idx_q) / (IdxW + 1)'(PackW);
+  assign w_pos  = PosW'((IdxW + 1)'(w_idx_q) % (IdxW + 1)'(PackW));
   always_comb begin
-    for (int unsigned g = 0; g < Gran; g++) gmask[g] = wr_now && |wsel[g*PackW +: PackW];
+    for (int unsigned g = 0; g < Gran; g++) gmask[g] = wr_now && w_gran == (IdxW + 1)'(g);
   end
   for (genvar i = 0; i < NSlice; i++) begin : gen_slice
     localparam int unsigned Lo = RangeW - (i + 1) * SliceW;
     logic              bit_w;
     logic [SliceW-1:0] raddr, ra_q;
-    logic [WidthP-1:0] rdata, wdata;
+    logic [WidthP-1:0] rdata;
+    logic [PackW-1:0]  gword, wword;
     assign raddr = rmw_rd ? ra_q + SliceW'(1) : key_next_i[Lo +: SliceW];
     always_ff @(posedge clk_i) ra_q <= raddr;
     assign bit_w = ((ra_q ^ w_prefix_q[Lo +: SliceW]) & w_mask_q[Lo +: SliceW]) == '0;
     always_comb begin
-      for (int unsigned e = 0; e < WidthP; e++) wdata[e] = wsel[e] ? bit_w : rdata[e];
+      gword = rdata[w_gran*PackW +: PackW];
+      for (int unsigned p = 0; p < PackW; p++) wword[p] = w_pos == PosW'(p) ? bit_w : gword[p];
     end
     hwprof_ram_2p #(.Depth(Words), .Width(WidthP), .GranW(PackW)) u_ram (
-      .clk_i, .wmask_i(gmask), .waddr_i(ra_q), .wdata_i(wdata),
+      .clk_i, .wmask_i(gmask), .waddr_i(ra_q), .wdata_i({Gran{wword}}),
       .re_i(1'b1), .raddr_i(raddr), .rdata_o(rdata));
     assign hit[i] = rdata[Groups-1:0];
     if (WidthP > Groups) begin : gen_pad
