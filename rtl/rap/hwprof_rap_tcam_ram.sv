@@ -172,8 +172,8 @@ module hwprof_rap_tcam_ram #(
   logic [PosW-1:0]   w_pos;    // the entry's bit in it
   logic [Groups-1:0] hit [NSlice];
   assign rmw_rd = busy_q && wa_q < WaW'(Words - 1);
-  assign w_gran = (IdxW + 1)'(w_idx_q) / (IdxW + 1)'(PackW);
-  assign w_pos  = PosW'((IdxW + 1)'(w_idx_q) % (IdxW + 1)'(PackW));
+  assign w_gran = (IdxW + 1)'(32'(w_idx_q) / PackW);
+  assign w_pos  = PosW'(32'(w_idx_q) % PackW);
   always_comb begin
     for (int unsigned g = 0; g < Gran; g++) gmask[g] = wr_now && w_gran == (IdxW + 1)'(g);
   end
