@@ -165,9 +165,6 @@ module hwprof_rap_engine #(
   logic [RangeW-1:0]  s1_prefix_q;
   logic [PairWtW-1:0] s1_weight_q;
   logic [IdxW-1:0]    scan_b_idx_q;   // the group found by scan stage A in the last cycle
-  logic               parent_root_b_q;  // its parent's location, read by stage A (written
-  logic [IdxW-1:0]    parent_grp_b_q;   // only at a split, which never falls between a
-  logic [1:0]         parent_col_b_q;   // group's stage A and its stage B)
   // Row metadata (the counters are in hwprof_rap_counter_ram).
   logic [3:0]         child_internal_q [Groups];  // child c is an internal node
   logic               parent_is_root_q [Groups];  // the group's parent is the root
@@ -320,11 +317,9 @@ module hwprof_rap_engine #(
     for (int unsigned e = 0; e < Groups; e++) scan_req[e] = tcam_sel[e] && ScanW'(e) >= ctl_q.scan_idx;
   end
   hwprof_lzc #(.N(Groups)) u_scan_pick (.in_i(scan_req), .idx_o(scan_hit_idx), .valid_o(scan_hit));
-  // Stage B's parent location: registered from stage A's read (the port B
-  // address needs it there anyway), not a second Groups:1 multiplexer.
-  assign parent_grp_b  = parent_grp_b_q;
-  assign parent_col_b  = parent_col_b_q;
-  assign parent_root_b = parent_root_b_q;
+  assign parent_grp_b  = parent_grp_q[scan_b_idx_q];
+  assign parent_col_b  = parent_col_q[scan_b_idx_q];
+  assign parent_root_b = parent_is_root_q[scan_b_idx_q];
   assign parent_cnt = parent_root_b ? ctl_q.root_cnt : parent_cnt_ram;
   assign merge_sum = (CntW + 3)'(parent_cnt) + (CntW + 3)'(row_cnt[0 +: CntW]) +
                      (CntW + 3)'(row_cnt[CntW +: CntW]) + (CntW + 3)'(row_cnt[2*CntW +: CntW]) +
@@ -480,9 +475,6 @@ module hwprof_rap_engine #(
       s1_weight_q <= pair_weight_q;
     end
     scan_b_idx_q <= scan_hit_idx;
-    parent_root_b_q <= parent_is_root_q[scan_hit_idx];
-    parent_grp_b_q <= parent_grp_q[scan_hit_idx];
-    parent_col_b_q <= parent_col_q[scan_hit_idx];
   end
 
   // Row metadata (the counters are in u_cnt).
