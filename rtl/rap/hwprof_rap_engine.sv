@@ -477,18 +477,49 @@ module hwprof_rap_engine #(
     scan_b_idx_q <= scan_hit_idx;
   end
 
-  // Row metadata (the counters are in u_cnt).
+  // Row metadata (the counters are in u_cnt). The parent location of a
+  // group is written when it is allocated.
   always_ff @(posedge clk_i) begin
-    if (!clear) begin
-      if (do_merge && !parent_root_b) child_internal_q[parent_grp_b][parent_col_b] <= 1'b0;
-      if (do_split) begin
-        child_internal_q[free_idx] <= 4'b0;
-        parent_is_root_q[free_idx] <= s1_root_q;
-        parent_grp_q[free_idx] <= s1_grp_q;
-        parent_col_q[free_idx] <= s1_col_q;
-        if (!s1_root_q) child_internal_q[s1_grp_q][s1_col_q] <= 1'b1;
-      end
+    if (!clear && do_split) begin
+      parent_is_root_q[free_idx] <= s1_root_q;
+      parent_grp_q[free_idx] <= s1_grp_q;
+      parent_col_q[free_idx] <= s1_col_q;
     end
+  end
+
+  // "Child is internal" bits: a split sets its leaf's bit in the leaf's
+  // group, a merge clears its group's bit in the parent's group, a clear
+  // (and reset) clears every bit. A free group's bits are all zero (it was
+  // freed by a merge, which needs them zero, or by a clear), so a split
+  // need not zero its new group's bits. Merges and splits never share an
+  // edge (no_merge_at_cap_end; a commit's split is in RUN), so one column
+  // decode serves both and each bit's next value is one 4-input function:
+  // (q and not (clr_row and col)) or (set_row and col).
+  logic [3:0]             ci_col;
+  logic [Groups-1:0]      ci_set_row, ci_clr_row;
+  logic [3:0]             child_internal_d [Groups];
+  always_comb begin
+    for (int unsigned c = 0; c < 4; c++)
+      ci_col[c] = clear || (do_split ? s1_col_q == 2'(c) : parent_col_b == 2'(c));
+    for (int unsigned g = 0; g < Groups; g++) begin
+      ci_set_row[g] = !clear && do_split && !s1_root_q && s1_grp_q == IdxW'(g);
+      ci_clr_row[g] = clear || (do_merge && !parent_root_b && parent_grp_b == IdxW'(g));
+      for (int unsigned c = 0; c < 4; c++)
+        child_internal_d[g][c] = (child_internal_q[g][c] && !(ci_clr_row[g] && ci_col[c])) ||
+                                 (ci_set_row[g] && ci_col[c]);
+    end
+  end
+  // The invariant that lets a split skip zeroing its new group's bits
+  // (asserted below and in the formal flow; no logic in synthesis).
+  logic ci_free_dirty;
+  always_comb begin
+    ci_free_dirty = 1'b0;
+    for (int unsigned g = 0; g < Groups; g++)
+      if (!tcam_valid[g] && child_internal_q[g] != 4'b0) ci_free_dirty = 1'b1;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) child_internal_q <= '{default: '0};
+    else child_internal_q <= child_internal_d;
   end
 
   // ------------------------------------------------------------------ dump
@@ -600,6 +631,7 @@ module hwprof_rap_engine #(
       if (in_pass && ctl_q.scan_b_valid && parent_root_b && child_internal_q[scan_b_idx_q] == 4'b0)
         assert ($countones(tcam_valid) == 1 && tcam_valid[scan_b_idx_q]);
       assert (32'(ctl_q.used_groups) == $countones(tcam_valid));
+      assert (!ci_free_dirty);
       // Reachability (formal/rap_engine.sby cover task, 13 cycles): a split,
       // a whole dump, two commits on one counter in a row (forwarding), a
       // merge, capacity exhaustion (a capacity pass that frees nothing, the
@@ -644,6 +676,8 @@ module hwprof_rap_engine #(
   `HWPROF_ASSERT(no_merge_at_cap_end, !(cap_end && do_merge))
   `HWPROF_ASSERT(twr_iff_tcam_busy, in_twr == tcam_busy)
   `HWPROF_ASSERT(stage_b_in_pass, !ctl_q.scan_b_valid || in_pass)
+  `HWPROF_ASSERT(merge_and_split_apart, !(do_merge && do_split))
+  `HWPROF_ASSERT(free_group_has_no_internal_children, !ci_free_dirty)
 
 endmodule
 
