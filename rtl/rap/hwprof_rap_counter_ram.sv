@@ -70,28 +70,27 @@ module hwprof_rap_counter_ram #(
 
   localparam int unsigned FlatW = $clog2(4 * Groups);
 
-  // "Reads as zero" bits, one per counter (row r, column c: zero_q[r][c]).
-  // The clear is folded into two per-row signals (set: clear or the row
-  // zeroed; write: the row written and no clear), so each bit's next value
-  // is one 4-input function of its own value, its row's two signals and its
-  // column's decode: (q or set) and not (write and column). Written as a
-  // clear over indexed writes, every bit also took the clear (two LUTs a
-  // bit); kept as one packed vector, the lookups below became shifters.
-  logic [3:0]        zero_q [Groups];
-  logic [3:0]        zero_d [Groups];
-  logic [Groups-1:0] row_set, row_wr;
-  logic [3:0]        wcol_hit;
+  // "Reads as zero" bits, one per counter: bit 4 * row + col. The clear is
+  // folded into two per-row signals (set: clear or the row zeroed; write:
+  // the row written and no clear), so each bit's next value is one 4-input
+  // function of its own value, its row's two signals and its column's
+  // decode: (q or set) and not (write and column). Written as a clear over
+  // indexed writes, every bit also took the clear: two LUTs a bit.
+  logic [4*Groups-1:0] zero_q, zero_d;
+  logic [Groups-1:0]   row_set, row_wr;
+  logic [3:0]          wcol_hit;
   always_comb begin
-    for (int unsigned c = 0; c < 4; c++) wcol_hit[c] = wcol_i == 2'(c);
     for (int unsigned r = 0; r < Groups; r++) begin
       row_set[r] = clear_i || (zero_i && zero_row_i == IdxW'(r));
       row_wr[r] = !clear_i && we_i && wrow_i == IdxW'(r);
-      for (int unsigned c = 0; c < 4; c++)
-        zero_d[r][c] = (zero_q[r][c] || row_set[r]) && !(row_wr[r] && wcol_hit[c]);
     end
+    for (int unsigned c = 0; c < 4; c++) wcol_hit[c] = wcol_i == 2'(c);
+    for (int unsigned r = 0; r < Groups; r++)
+      for (int unsigned c = 0; c < 4; c++)
+        zero_d[4*r+c] = (zero_q[4*r+c] || row_set[r]) && !(row_wr[r] && wcol_hit[c]);
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) zero_q <= '{default: '1};
+    if (!rst_ni) zero_q <= '1;
     else zero_q <= zero_d;
   end
 
@@ -118,8 +117,8 @@ module hwprof_rap_counter_ram #(
   logic [3:0] za_d;
   logic       zb_d;
   always_comb begin
-    za_d = zero_q[ra_i];
-    zb_d = zero_q[rb_row_i][rb_col_i];
+    za_d = zero_q[4*32'(ra_i) +: 4];
+    zb_d = zero_q[4*32'(rb_row_i) + 32'(rb_col_i)];
     if (clear_i) begin
       za_d = 4'hf;
       zb_d = 1'b1;
