@@ -1013,23 +1013,11 @@ def resolve_devices(names: list[str] | None) -> list[str]:
     return picked
 
 
-# Cores left out of a run without --core, with the reason: they are built
-# only when asked for by name.
-SLOW_CORES = {
-    "hwprof_rap_engine": "about 39 k LUT4s (more than an ECP5-25F holds): yosys takes about 12 minutes and "
-                  "nextpnr longer; name it with --core hwprof_rap_engine --device 85k",
-    "hwprof_rap_arbiter": "128 entries x 16 depths: place and route takes about 9 minutes per ECP5 device and "
-                   "does not finish on iCE40; name it with --core hwprof_rap_arbiter",
-}
-
-
 def resolve_cores(names: list[str] | None) -> list[str]:
-    synth = synth_cores()
+    """Every core with a synth target (none is left out: the RAP engine,
+    once 39 k LUT4s, now fits an ECP5-25F), or the cores named."""
     if not names:
-        for c in synth:
-            if c in SLOW_CORES:
-                progress(f"skipping {c}: {SLOW_CORES[c]}")
-        return [c for c in synth if c not in SLOW_CORES]
+        return synth_cores()
     cores = []
     for item in names:
         for name in item.split(","):

@@ -580,6 +580,24 @@ module hwprof_rap_engine #(
     end
   end
 
+  // Written since the last zero (reset, clear, the row's zero): port B
+  // reads only such counters (hwprof_rap_counter_ram header).
+  logic fv_wr_q [Groups][4];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned g = 0; g < Groups; g++) for (int unsigned c = 0; c < 4; c++) fv_wr_q[g][c] <= 1'b0;
+    end else if (clear) begin
+      for (int unsigned g = 0; g < Groups; g++) for (int unsigned c = 0; c < 4; c++) fv_wr_q[g][c] <= 1'b0;
+    end else begin
+      for (int unsigned g = 0; g < Groups; g++) begin
+        for (int unsigned c = 0; c < 4; c++) begin
+          if (cnt_we && cnt_wrow == IdxW'(g) && cnt_wcol == 2'(c)) fv_wr_q[g][c] <= 1'b1;
+          else if (do_split && free_idx == IdxW'(g)) fv_wr_q[g][c] <= 1'b0;
+        end
+      end
+    end
+  end
+
   // The read ports against the shadow (write first: the shadow after the
   // edge that read).
   logic [IdxW-1:0] fv_ra_q, fv_rb_row_q;
@@ -621,7 +639,15 @@ module hwprof_rap_engine #(
     if (fv_check) begin
       if (32'(fv_ra_q) < Groups)
         for (int unsigned c = 0; c < 4; c++) assert (row_cnt[c*CntW +: CntW] == fv_cnt_q[fv_ra_q][c]);
-      if (32'(fv_rb_row_q) < Groups) assert (parent_cnt_ram == fv_cnt_q[fv_rb_row_q][fv_rb_col_q]);
+      // Port B is read where stage B uses it: a written counter, equal to
+      // the shadow.
+      if (in_pass && ctl_q.scan_b_valid && !parent_root_b) begin
+        assert (32'(fv_rb_row_q) < Groups);
+        if (32'(fv_rb_row_q) < Groups) begin
+          assert (fv_wr_q[fv_rb_row_q][fv_rb_col_q]);
+          assert (parent_cnt_ram == fv_cnt_q[fv_rb_row_q][fv_rb_col_q]);
+        end
+      end
       assert (fv_sum == (CntW + 8)'(ctl_q.n));
       assert ((CntW + 8)'(ctl_q.n) <= fv_in_q);
       if (idle) assert ((CntW + 8)'(ctl_q.n) == fv_in_q);
@@ -678,6 +704,13 @@ module hwprof_rap_engine #(
   `HWPROF_ASSERT(stage_b_in_pass, !ctl_q.scan_b_valid || in_pass)
   `HWPROF_ASSERT(merge_and_split_apart, !(do_merge && do_split))
   `HWPROF_ASSERT(free_group_has_no_internal_children, !ci_free_dirty)
+`ifndef SYNTHESIS
+  // Port B of the counter SRAM is undefined for a zeroed counter not written
+  // since (its header); stage B uses it only at a live group's parent
+  // counter, which the group's split wrote.
+  `HWPROF_ASSERT(parent_counter_written,
+                 in_pass && ctl_q.scan_b_valid && !parent_root_b |-> !u_cnt.cntb_zeroed_q)
+`endif
 
 endmodule
 
