@@ -167,9 +167,17 @@ module hwprof_rap_engine #(
   logic [IdxW-1:0]    scan_b_idx_q;   // the group found by scan stage A in the last cycle
   // Row metadata (the counters are in hwprof_rap_counter_ram).
   logic [3:0]         child_internal_q [Groups];  // child c is an internal node
-  logic               parent_is_root_q [Groups];  // the group's parent is the root
-  logic [IdxW-1:0]    parent_grp_q [Groups];      // else the parent's group
-  logic [1:0]         parent_col_q [Groups];      // and column
+  // A group's parent: the root, or a column of another group.
+  typedef struct packed {
+    logic            root;  // the group's parent is the root
+    logic [IdxW-1:0] grp;   // else the parent's group
+    logic [1:0]      col;   // and column
+  } parent_t;
+  // One word per group, written when the group is allocated; one read
+  // port (stage A's group), so it maps to LUT RAM on ECP5.
+  parent_t            parent_q [Groups];
+  parent_t            parent_a;       // stage A's group's parent (combinational read)
+  parent_t            parent_b_q;     // the same, registered for stage B
 
   logic in_run, in_pass, in_dump, in_twr;
   assign in_run  = ctl_q.state == StRun;
@@ -274,8 +282,8 @@ module hwprof_rap_engine #(
   hwprof_rap_counter_ram #(.Groups(Groups), .CntW(CntW)) u_cnt (
     .clk_i, .rst_ni, .clear_i(clear), .zero_i(do_split), .zero_row_i(free_idx),
     .we_i(cnt_we), .wrow_i(cnt_wrow), .wcol_i(cnt_wcol), .wdata_i(cnt_wdata),
-    .ra_i(cnt_read_row), .rowa_o(row_cnt), .rb_row_i(parent_grp_q[scan_hit_idx]),
-    .rb_col_i(parent_col_q[scan_hit_idx]), .cntb_o(parent_cnt_ram));
+    .ra_i(cnt_read_row), .rowa_o(row_cnt), .rb_row_i(parent_a.grp),
+    .rb_col_i(parent_a.col), .cntb_o(parent_cnt_ram));
 
   // ------------------------------------------------------------------ S1: update and split check
   logic [CntW-1:0] leaf_cnt, leaf_cnt_new, n_new, thr_new, thr_cur;
@@ -317,9 +325,13 @@ module hwprof_rap_engine #(
     for (int unsigned e = 0; e < Groups; e++) scan_req[e] = tcam_sel[e] && ScanW'(e) >= ctl_q.scan_idx;
   end
   hwprof_lzc #(.N(Groups)) u_scan_pick (.in_i(scan_req), .idx_o(scan_hit_idx), .valid_o(scan_hit));
-  assign parent_grp_b  = parent_grp_q[scan_b_idx_q];
-  assign parent_col_b  = parent_col_q[scan_b_idx_q];
-  assign parent_root_b = parent_is_root_q[scan_b_idx_q];
+  // Stage B's parent, read by stage A: no parent word is written while a
+  // pass scans (splits are in RUN, or at the pass's last cycle, which has
+  // no stage A), so the registered copy equals the word at scan_b_idx_q.
+  assign parent_a      = parent_q[scan_hit_idx];
+  assign parent_grp_b  = parent_b_q.grp;
+  assign parent_col_b  = parent_b_q.col;
+  assign parent_root_b = parent_b_q.root;
   assign parent_cnt = parent_root_b ? ctl_q.root_cnt : parent_cnt_ram;
   assign merge_sum = (CntW + 3)'(parent_cnt) + (CntW + 3)'(row_cnt[0 +: CntW]) +
                      (CntW + 3)'(row_cnt[CntW +: CntW]) + (CntW + 3)'(row_cnt[2*CntW +: CntW]) +
@@ -475,16 +487,13 @@ module hwprof_rap_engine #(
       s1_weight_q <= pair_weight_q;
     end
     scan_b_idx_q <= scan_hit_idx;
+    parent_b_q <= parent_a;
   end
 
   // Row metadata (the counters are in u_cnt). The parent location of a
   // group is written when it is allocated.
   always_ff @(posedge clk_i) begin
-    if (!clear && do_split) begin
-      parent_is_root_q[free_idx] <= s1_root_q;
-      parent_grp_q[free_idx] <= s1_grp_q;
-      parent_col_q[free_idx] <= s1_col_q;
-    end
+    if (!clear && do_split) parent_q[free_idx] <= '{root: s1_root_q, grp: s1_grp_q, col: s1_col_q};
   end
 
   // "Child is internal" bits: a split sets its leaf's bit in the leaf's
@@ -604,8 +613,8 @@ module hwprof_rap_engine #(
   logic [1:0]      fv_rb_col_q;
   always_ff @(posedge clk_i) begin
     fv_ra_q <= cnt_read_row;
-    fv_rb_row_q <= parent_grp_q[scan_hit_idx];
-    fv_rb_col_q <= parent_col_q[scan_hit_idx];
+    fv_rb_row_q <= parent_a.grp;
+    fv_rb_col_q <= parent_a.col;
   end
 
   logic fv_merge_q, fv_commit_q;
@@ -658,6 +667,8 @@ module hwprof_rap_engine #(
         assert ($countones(tcam_valid) == 1 && tcam_valid[scan_b_idx_q]);
       assert (32'(ctl_q.used_groups) == $countones(tcam_valid));
       assert (!ci_free_dirty);
+      // Stage B's registered parent is the word at its group.
+      if (ctl_q.scan_b_valid) assert (parent_b_q == parent_q[scan_b_idx_q]);
       // Reachability (formal/rap_engine.sby cover task, 13 cycles): a split,
       // a whole dump, two commits on one counter in a row (forwarding), a
       // merge, capacity exhaustion (a capacity pass that frees nothing, the
@@ -705,6 +716,11 @@ module hwprof_rap_engine #(
   `HWPROF_ASSERT(merge_and_split_apart, !(do_merge && do_split))
   `HWPROF_ASSERT(free_group_has_no_internal_children, !ci_free_dirty)
 `ifndef SYNTHESIS
+  // Stage B's registered parent is the word at its group (no parent write
+  // while a pass scans). A second read port, simulation only.
+  parent_t parent_b_cur;
+  assign parent_b_cur = parent_q[scan_b_idx_q];
+  `HWPROF_ASSERT(stage_b_parent_current, !ctl_q.scan_b_valid || parent_b_q == parent_b_cur)
   // Port B of the counter SRAM is undefined for a zeroed counter not written
   // since (its header); stage B uses it only at a live group's parent
   // counter, which the group's split wrote.
