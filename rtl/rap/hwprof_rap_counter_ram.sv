@@ -16,25 +16,30 @@
 //     split's new row); a zeroed counter stays zero until it is written;
 //   * we_i: counter (wrow_i, wcol_i) <= wdata_i (a write wins over a zero
 //     of the same row at the same edge: the engine never does both);
-//   * reads: rowa_o / cntb_o show the counters addressed at the last edge AS
-//     THEY ARE AFTER THAT EDGE'S WRITES ("write first"). The RAMs' own read
-//     of an address written at the same edge is undefined (hwprof_ram_2p), so a
-//     write at the read's edge is forwarded: its data is registered beside
-//     the read and selected for the written counter. This is the
-//     read-modify-write forwarding for back-to-back hits on one counter: the
-//     engine's S1 reads the row of the pair that the previous pair's commit
-//     writes in the same edge.
-//   * port B does not apply the "reads as zero" bits: a counter zeroed (by
-//     reset, clear or its row's zero) and not written since reads UNDEFINED
-//     there. The engine reads port B only at a live group's parent counter,
-//     which the group's split wrote (the commit's write, or the commit that
-//     started the capacity pass whose end splits) and which no zero reaches
-//     while the group lives (a row is zeroed only when allocated; a group's
-//     parent row is freed only after the group itself). The engine asserts
-//     it (parent_counter_written, with the simulation-only cntb_zeroed_q
-//     below; formally in formal/rap_engine.sby). Without the lookup, port B
-//     is the RAM and the forward alone: the 508:1 zero-bit multiplexer set
-//     this module's clock (9.8 ns).
+//   * port A: rowa_o shows the row addressed at the last edge AS IT IS AFTER
+//     THAT EDGE'S WRITES ("write first"). The RAMs' own read of an address
+//     written at the same edge is undefined (hwprof_ram_2p), so a write at
+//     the read's edge is forwarded: its data is registered beside the read
+//     and selected for the written counter. This is the read-modify-write
+//     forwarding for back-to-back hits on one counter: the engine's S1 reads
+//     the row of the pair that the previous pair's commit writes in the same
+//     edge.
+//   * port B: cntb_o is the block RAM's registered read, nothing else. It is
+//     UNDEFINED for a counter zeroed (by reset, clear or its row's zero) and
+//     not written since (no "reads as zero" bits), and for a counter written
+//     at the read's edge (no forwarding). The engine reads port B only in a
+//     merge pass, at a live group's parent counter: the group's split wrote
+//     it (the commit's write, or the commit that started the capacity pass
+//     whose end splits) and no zero reaches it while the group lives (a row
+//     is zeroed only when allocated; a group's parent row is freed only after
+//     the group itself); and a pass writes only merged parents, which are
+//     other nodes of the same depth (each node has one child group), while
+//     commits happen outside passes. The engine asserts both
+//     (parent_counter_written and parent_counter_not_written_at_read, with
+//     the simulation-only cntb_zeroed_q and cntb_collide_q below; formally in
+//     formal/rap_engine.sby). The 508:1 zero-bit lookup set this module's
+//     clock (9.8 ns), then the forward's compare and multiplexer after the
+//     RAM (8.5 ns).
 // The "reads as zero" bits are flip-flops. Port A's lookup is split around
 // its read register: before the edge the high row bits select a block of
 // 2^LoW rows (4 * 2^LoW bits), with the edge's zero and write at the read
@@ -146,7 +151,7 @@ module hwprof_rap_counter_ram #(
 
   // Forwarding, port A's block and the edge's updates at the read row,
   // registered with the reads.
-  logic            fwd_a_q, fwd_b_q;
+  logic            fwd_a_q;
   logic [1:0]      fwd_col_q;
   logic [CntW-1:0] fwd_data_q;
   logic [BlkW-1:0] zblk_q;
@@ -154,7 +159,6 @@ module hwprof_rap_counter_ram #(
   logic            clear_q, zhit_a_q;
   always_ff @(posedge clk_i) begin
     fwd_a_q <= wr && wrow_i == ra_i;
-    fwd_b_q <= wr && wrow_i == rb_row_i && wcol_i == rb_col_i;
     fwd_col_q <= wcol_i;
     fwd_data_q <= wdata_i;
     zblk_q <= zblk_d;
@@ -179,17 +183,19 @@ module hwprof_rap_counter_ram #(
       else rowa_o[c*CntW +: CntW] = col_q[c];
     end
   end
-  assign cntb_o = fwd_b_q ? fwd_data_q : flat_q;
+  assign cntb_o = flat_q;
 
 `ifndef SYNTHESIS
   // Simulation only: port B read a counter that reads as zero on port A
-  // (zeroed and not written since), i.e. cntb_o is undefined. The engine
-  // asserts that it never uses such a read (parent_counter_written, by a
-  // hierarchical reference: unused inside this module).
+  // (zeroed and not written since), or one written at the read's edge; in
+  // both cases cntb_o is undefined. The engine asserts that it never uses
+  // such a read (parent_counter_written, parent_counter_not_written_at_read,
+  // by hierarchical references: unused inside this module).
   logic zb_d;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic cntb_zeroed_q;
+  logic cntb_zeroed_q, cntb_collide_q;
   /* verilator lint_on UNUSEDSIGNAL */
+  always_ff @(posedge clk_i) cntb_collide_q <= wr && wrow_i == rb_row_i && wcol_i == rb_col_i;
   always_comb begin
     zb_d = zero_q[4*32'(rb_row_i) + 32'(rb_col_i)];
     if (clear_i) zb_d = 1'b1;

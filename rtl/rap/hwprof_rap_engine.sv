@@ -726,6 +726,10 @@ module hwprof_rap_engine #(
   // counter, which the group's split wrote.
   `HWPROF_ASSERT(parent_counter_written,
                  in_pass && ctl_q.scan_b_valid && !parent_root_b |-> !u_cnt.cntb_zeroed_q)
+  // Nor does port B forward a write of the read's edge: a pass writes only
+  // merged parents: nodes of the same depth as stage A's parent, never it.
+  `HWPROF_ASSERT(parent_counter_not_written_at_read,
+                 in_pass && ctl_q.scan_b_valid && !parent_root_b |-> !u_cnt.cntb_collide_q)
 `endif
 
 endmodule

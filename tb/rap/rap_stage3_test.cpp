@@ -686,8 +686,9 @@ struct CramOut {
   bool defined = false;
   uint64_t rowa[4] = {0, 0, 0, 0};
   uint64_t cntb = 0;
-  /// Port B read a counter written since its last zero (else cntb is
-  /// undefined: port B does not apply the zero bits).
+  /// Port B read a counter written since its last zero and not written at
+  /// the read's edge (else cntb is undefined: port B has neither the zero
+  /// bits nor forwarding).
   bool cntb_defined = false;
 };
 
@@ -707,7 +708,8 @@ std::vector<hwprof::tb::Field> cram_fields(const CramOut& got, const CramOut& ex
 /// is dropped), else zero of a row, then the write (a write wins over a zero
 /// of its row); both reads then see the counters as after the edge ("write
 /// first"), registered. Port B is defined only for a counter written since
-/// its last zero (reset, clear, its row's zero).
+/// its last zero (reset, clear, its row's zero) and not written at the edge
+/// that reads it.
 class CramModel {
  public:
   CramModel(unsigned groups, unsigned cnt_w) : w_(cnt_w), c_(4 * groups, 0), written_(4 * groups, false) {}
@@ -718,6 +720,7 @@ class CramModel {
   }
   CramOut step(const CramIn& in) {
     const CramOut o = out_;
+    const bool b_collides = in.we && !in.clear && in.wrow == in.rb_row && in.wcol == in.rb_col;
     if (in.clear) {
       std::fill(c_.begin(), c_.end(), 0);
       std::fill(written_.begin(), written_.end(), false);
@@ -735,7 +738,7 @@ class CramModel {
     out_.defined = true;
     for (unsigned k = 0; k < 4; ++k) out_.rowa[k] = c_[4 * in.ra + k];
     out_.cntb = c_[4 * in.rb_row + in.rb_col];
-    out_.cntb_defined = written_[4 * in.rb_row + in.rb_col];
+    out_.cntb_defined = written_[4 * in.rb_row + in.rb_col] && !b_collides;
     return o;
   }
   uint64_t at(unsigned row, unsigned col) const { return c_[4 * row + col]; }
@@ -786,7 +789,7 @@ template <typename Top>
 void cram_lockstep(unsigned groups, unsigned cnt_w, unsigned cycles_per_seed, unsigned default_seeds) {
   const SimEnv env = SimEnv::from_env();
   const unsigned seeds = env.seeds ? env.seeds : default_seeds;
-  uint64_t cycles = 0, fwd_a = 0, fwd_b = 0, zero_write_same = 0, clears = 0, resets = 0, nonzero_reads = 0,
+  uint64_t cycles = 0, fwd_a = 0, b_collide = 0, zero_write_same = 0, clears = 0, resets = 0, nonzero_reads = 0,
            zero_read_same = 0, cntb_checked = 0;
   for (uint64_t s = env.seed; s < env.seed + seeds; ++s) {
     SCOPED_TRACE("SEED=" + std::to_string(s));
@@ -831,7 +834,7 @@ void cram_lockstep(unsigned groups, unsigned cnt_w, unsigned cycles_per_seed, un
       ASSERT_TRUE(chk(h.cycle(), in.str(), cram_fields(got, exp)));
       const bool wr = in.we && !in.clear;
       if (wr && in.ra == in.wrow) ++fwd_a;
-      if (wr && in.rb_row == in.wrow && in.rb_col == in.wcol) ++fwd_b;
+      if (wr && in.rb_row == in.wrow && in.rb_col == in.wcol) ++b_collide;
       if (wr && in.zero && in.zero_row == in.wrow) ++zero_write_same;
       if (in.zero && !in.clear && (in.ra == in.zero_row || in.rb_row == in.zero_row)) ++zero_read_same;
       if (in.clear) ++clears;
@@ -843,14 +846,14 @@ void cram_lockstep(unsigned groups, unsigned cnt_w, unsigned cycles_per_seed, un
     }
   }
   std::printf(
-      "[counter_ram Groups=%u CntW=%u] cycles %llu forwarded A %llu B %llu write+zero same row %llu zero+read same "
+      "[counter_ram Groups=%u CntW=%u] cycles %llu forwarded A %llu B read at its write %llu write+zero same row %llu zero+read same "
       "row %llu clears %llu resets %llu nonzero reads %llu port B compared %llu\n",
-      groups, cnt_w, (unsigned long long)cycles, (unsigned long long)fwd_a, (unsigned long long)fwd_b,
+      groups, cnt_w, (unsigned long long)cycles, (unsigned long long)fwd_a, (unsigned long long)b_collide,
       (unsigned long long)zero_write_same, (unsigned long long)zero_read_same, (unsigned long long)clears,
       (unsigned long long)resets, (unsigned long long)nonzero_reads, (unsigned long long)cntb_checked);
   if (!env.seeds || env.seeds >= default_seeds) {
     EXPECT_GT(fwd_a, cycles / 10);
-    EXPECT_GT(fwd_b, cycles / 10);
+    EXPECT_GT(b_collide, cycles / 10);  // undefined there, not compared: the model must say so
     EXPECT_GT(zero_write_same, 50u);
     EXPECT_GT(zero_read_same, 50u);
     EXPECT_GT(clears, 10u);
@@ -1072,7 +1075,8 @@ TEST(RapStage, CounterRamDirected) {
     const CramOut o = rd(r, r, 3);
     for (unsigned k = 0; k < 4; ++k) EXPECT_EQ(o.rowa[k], 0u) << "row " << r;
   }
-  // Write first: write (5, 2) := 1234 and read row 5 / counter (5, 2) at the same edge.
+  // Write first on port A: write (5, 2) := 1234 and read row 5 / counter
+  // (5, 2) at the same edge (port B is undefined there: no forwarding).
   CramIn in;
   in.we = true;
   in.wrow = 5;
@@ -1085,10 +1089,11 @@ TEST(RapStage, CounterRamDirected) {
   CramOut o = cyc(CramIn{});
   EXPECT_EQ(o.rowa[2], 1234u);
   EXPECT_EQ(o.rowa[0], 0u);
-  EXPECT_EQ(o.cntb, 1234u);
+  EXPECT_EQ(rd(5, 5, 2).cntb, 1234u) << "port B one edge after the write";
   // Back-to-back read-modify-write of one counter (the engine's S1 / commit
   // pattern): cycle i writes (3, 1) := i and reads (3, 1) at the same edge, so
-  // cycle i shows i - 1 (the write of the previous edge, forwarded).
+  // cycle i shows i - 1 (the write of the previous edge, forwarded on port
+  // A; port B, reading the counter being written, is undefined).
   CramIn q;
   q.ra = 3;
   q.rb_row = 3;
@@ -1101,14 +1106,13 @@ TEST(RapStage, CounterRamDirected) {
     q.wdata = i;
     o = cyc(q);
     EXPECT_EQ(o.rowa[1], i - 1) << "step " << i;
-    if (i > 1) EXPECT_EQ(o.cntb, i - 1) << "step " << i;  // step 1: (3, 1) not yet written
     EXPECT_EQ(o.rowa[0] | o.rowa[2] | o.rowa[3], 0u);
   }
   o = cyc(CramIn{});
   EXPECT_EQ(o.rowa[1], 50u);
+  EXPECT_EQ(rd(3, 3, 1).cntb, 50u);
   // Zero a row: row 3 and row 5 written; zero row 3 while writing (3, 0) := 7
-  // at the same edge (the write wins for its counter, on both ports) and
-  // reading row 3.
+  // at the same edge (the write wins for its counter) and reading row 3.
   in = CramIn{};
   in.zero = true;
   in.zero_row = 3;
@@ -1123,7 +1127,6 @@ TEST(RapStage, CounterRamDirected) {
   o = cyc(CramIn{});
   EXPECT_EQ(o.rowa[0], 7u);
   EXPECT_EQ(o.rowa[1], 0u);
-  EXPECT_EQ(o.cntb, 7u);
   o = rd(5, 5, 2);
   EXPECT_EQ(o.rowa[2], 1234u) << "a zero of row 3 must not touch row 5";
   EXPECT_EQ(o.cntb, 1234u) << "a zero of row 3 must not touch row 5";
