@@ -60,7 +60,7 @@ module hwprof_rap_counter_ram #(
   input  wire logic                clk_i,
   /// Asynchronous reset, active low: every counter reads as zero (port A).
   input  wire logic                rst_ni,
-  /// Every counter reads as zero from this edge on.
+  /// Every counter reads as zero on port A from this edge on.
   input  wire logic                clear_i,
   /// Zero the four counters of row zero_row_i at the edge.
   input  wire logic                zero_i,
@@ -84,7 +84,7 @@ module hwprof_rap_counter_ram #(
   /// Port B: column of the counter read at the edge.
   input  wire logic [1:0]          rb_col_i,
   /// Port B: the counter read at the last edge (undefined for a counter
-  /// zeroed and not written since: header).
+  /// zeroed and not written since, or written at the read's edge: header).
   output logic [CntW-1:0]          cntb_o
 );
 
