@@ -191,20 +191,15 @@ module hwprof_rap_counter_ram #(
   // both cases cntb_o is undefined. The engine asserts that it never uses
   // such a read (parent_counter_written, parent_counter_not_written_at_read,
   // by hierarchical references: unused inside this module).
-  logic zb_d;
   /* verilator lint_off UNUSEDSIGNAL */
   logic cntb_zeroed_q, cntb_collide_q;
   /* verilator lint_on UNUSEDSIGNAL */
-  always_ff @(posedge clk_i) cntb_collide_q <= wr && wrow_i == rb_row_i && wcol_i == rb_col_i;
-  always_comb begin
-    zb_d = zero_q[4*32'(rb_row_i) + 32'(rb_col_i)];
-    if (clear_i) zb_d = 1'b1;
-    else begin
-      if (zero_i && zero_row_i == rb_row_i) zb_d = 1'b1;
-      if (we_i && wrow_i == rb_row_i && wcol_i == rb_col_i) zb_d = 1'b0;
-    end
+  always_ff @(posedge clk_i) begin
+    // zero_d holds every counter's zero bit after this edge's clear, zero
+    // and write.
+    cntb_zeroed_q <= zero_d[4*32'(rb_row_i) + 32'(rb_col_i)];
+    cntb_collide_q <= wr && wrow_i == rb_row_i && wcol_i == rb_col_i;
   end
-  always_ff @(posedge clk_i) cntb_zeroed_q <= zb_d;
 `endif
 
 endmodule
