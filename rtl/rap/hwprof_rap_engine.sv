@@ -33,10 +33,11 @@
 //      counters (shadows) are copied from the live ones unless the next state
 //      is PASS.
 // Merge pass (spec 4.1): parent depths d = H-1 down to 0; per d, each cycle
-// finds the lowest valid group with parent depth d at or above the scan
-// index, merges it when its four children are leaves and parent + children
-// <= T(n), and moves the index past it; the cycle that finds none moves to
-// d-1 (or ends the pass at d = 0). Cycles per pass: groups at the start + H.
+// finds the lowest valid group with parent depth d not yet scanned (stage
+// A0), reads it (A1) and merges it when its four children are leaves and
+// parent + children <= T(n) (B); the cycle that finds none moves to d-1
+// (at d = 0: one drain cycle for stage B, then the pass ends). Cycles per
+// pass: groups at the start + H + 1.
 // A capacity pass ends by doing the pending split (if a group is now free)
 // or by setting full and counting the skip; then the scheduled pass if it
 // was due. The scheduled pass ends by clearing full and doubling next_merge
@@ -147,8 +148,9 @@ module hwprof_rap_engine #(
     logic              pass_is_cap;    // the pass is a capacity pass
     logic              sched_pending;  // a scheduled pass follows the current pass or TCAM write
     logic [DepthW-1:0] pass_depth;     // the parent depth the pass scans
-    logic [ScanW-1:0]  scan_idx;       // the pass's scan index
+    logic              pass_drain;     // the pass's last cycle: stage B's last group (after depth 0)
     logic [ScanW-1:0]  beat;           // the dump beat
+    logic              scan_a1_valid;  // scan stage A1 holds a group
     logic              scan_b_valid;   // scan stage B holds a group
   } ctl_t;
   localparam ctl_t CtlReset = '{state: StRun, next_merge: CntW'(hwprof_rap_reg_pkg::RapMergeFirstReset), default: '0};
@@ -164,7 +166,9 @@ module hwprof_rap_engine #(
   logic [DepthW-1:0]  s1_depth_q;
   logic [RangeW-1:0]  s1_prefix_q;
   logic [PairWtW-1:0] s1_weight_q;
-  logic [IdxW-1:0]    scan_b_idx_q;   // the group found by scan stage A in the last cycle
+  logic [IdxW-1:0]    scan_a1_idx_q;  // the group scan stage A0 found in the last cycle
+  logic [IdxW-1:0]    scan_b_idx_q;   // the group scan stage A1 read in the last cycle
+  logic [Groups-1:0]  scan_mask_q;    // slots stage A0 may still find at this depth (thermometer)
   // Row metadata (the counters are in hwprof_rap_counter_ram).
   logic [3:0]         child_internal_q [Groups];  // child c is an internal node
   // A group's parent: the root, or a column of another group.
@@ -174,9 +178,9 @@ module hwprof_rap_engine #(
     logic [1:0]      col;   // and column
   } parent_t;
   // One word per group, written when the group is allocated; one read
-  // port (stage A's group), so it maps to LUT RAM on ECP5.
+  // port (stage A1's group), so it maps to LUT RAM on ECP5.
   parent_t            parent_q [Groups];
-  parent_t            parent_a;       // stage A's group's parent (combinational read)
+  parent_t            parent_a;       // stage A1's group's parent (combinational read)
   parent_t            parent_b_q;     // the same, registered for stage B
 
   logic in_run, in_pass, in_dump, in_twr;
@@ -271,8 +275,8 @@ module hwprof_rap_engine #(
 
   // ------------------------------------------------------------------ counter SRAM
   // Port A (a row) is read at every edge: in RUN the row S0 matched (S1's
-  // counter), in PASS the row stage A found (stage B's children), in DUMP the
-  // row of the next beat. Port B: the parent of stage A's group.
+  // counter), in PASS the row of stage A1's group (stage B's children), in
+  // DUMP the row of the next beat. Port B: the parent of stage A1's group.
   logic              scan_hit, do_merge, do_split, cnt_we;
   logic [IdxW-1:0]   scan_hit_idx, cnt_read_row, cnt_wrow;
   logic [1:0]        cnt_wcol;
@@ -307,28 +311,40 @@ module hwprof_rap_engine #(
   assign pair_free    = !ctl_q.pair_valid || advance;
 
   // ------------------------------------------------------------------ merge pass scan
-  // Stage A (every pass cycle): find the lowest valid group with parent depth
-  // pass_depth at or above scan_idx and read its row (port A) and its
-  // parent's counter (port B). Stage B (the next cycle): merge it if its
-  // children are leaves and parent + children <= T(n). Stage B's write (a
-  // counter at depth d) never feeds stage A's read in the same edge (children
-  // at depth d + 1, another parent at depth d); the cycle that moves to depth
-  // d - 1 has no stage A read, so the next level reads after the last write.
+  // Three stages. A0 (every pass cycle): find the lowest valid group with
+  // parent depth pass_depth still in the scan mask, register it and take it
+  // (and every slot below it) out of the mask. A1 (the next cycle): read its
+  // row (port A), its parent's location (LUT RAM) and its parent's counter
+  // (port B). B (the cycle after): merge it if its children are leaves and
+  // parent + children <= T(n). The mask is a thermometer, so the loop
+  // A0 -> mask is an AND and one carry chain (no index compares). Stage B's
+  // write (a counter at depth d) never feeds stage A1's read in the same
+  // edge (children at depth d + 1, another parent at depth d); the cycle in
+  // which A0 finds none moves to depth d - 1 (mask all ones again), so the
+  // next level's first A1 read comes two edges after the level's last A1
+  // and one after its last write. After depth 0 one drain cycle runs stage
+  // B of the last group: a pass is groups + H + 1 cycles.
   logic              merge_ok, pass_end, cap_end, split_after;
   logic [CntW-1:0]   parent_cnt;
   logic [ScanW-1:0]  used_after_merge;
   logic [IdxW-1:0]   parent_grp_b;
   logic [1:0]        parent_col_b;
   logic              parent_root_b;
-  logic [Groups-1:0] scan_req;
-  always_comb begin
-    for (int unsigned e = 0; e < Groups; e++) scan_req[e] = tcam_sel[e] && ScanW'(e) >= ctl_q.scan_idx;
-  end
+  logic [Groups-1:0] scan_req, scan_taken, scan_mask_d;
+  assign scan_req = tcam_sel & scan_mask_q;
+  // The lowest requesting slot and every slot below it (all ones when none).
+  assign scan_taken = scan_req ^ (scan_req - Groups'(1));
   hwprof_lzc #(.N(Groups)) u_scan_pick (.in_i(scan_req), .idx_o(scan_hit_idx), .valid_o(scan_hit));
-  // Stage B's parent, read by stage A: no parent word is written while a
+  always_comb begin
+    if (!in_pass) scan_mask_d = '1;
+    else if (scan_hit) scan_mask_d = scan_mask_q & ~scan_taken;
+    else if (ctl_q.pass_depth != '0 || ctl_q.pass_drain) scan_mask_d = '1;  // next depth or pass end
+    else scan_mask_d = scan_mask_q;  // the drain cycle finds none either
+  end
+  // Stage B's parent, read by stage A1: no parent word is written while a
   // pass scans (splits are in RUN, or at the pass's last cycle, which has
-  // no stage A), so the registered copy equals the word at scan_b_idx_q.
-  assign parent_a      = parent_q[scan_hit_idx];
+  // no stage A1), so the registered copy equals the word at scan_b_idx_q.
+  assign parent_a      = parent_q[scan_a1_idx_q];
   assign parent_grp_b  = parent_b_q.grp;
   assign parent_col_b  = parent_b_q.col;
   assign parent_root_b = parent_b_q.root;
@@ -338,11 +354,11 @@ module hwprof_rap_engine #(
                      (CntW + 3)'(row_cnt[3*CntW +: CntW]);
   assign merge_ok  = child_internal_q[scan_b_idx_q] == 4'b0 && merge_sum <= (CntW + 3)'(thr_cur);
   assign do_merge  = in_pass && ctl_q.scan_b_valid && merge_ok;
-  assign pass_end  = in_pass && !scan_hit && ctl_q.pass_depth == '0;
+  assign pass_end  = in_pass && ctl_q.pass_drain;
   assign cap_end   = pass_end && ctl_q.pass_is_cap;
   assign used_after_merge = ctl_q.used_groups - ScanW'(do_merge);
-  // The last cycle of a capacity pass runs stage B of a depth-0 group (the
-  // root's children) if any; it cannot merge: the leaf waiting to split has
+  // The last cycle of a capacity pass (the drain) runs stage B of a depth-0
+  // group (the root's children) if any; it cannot merge: the leaf waiting to split has
   // count > T(n), and it is either one of those children or below one
   // (asserted below). So `fits` and the valid bits already count every
   // group the pass freed.
@@ -392,7 +408,7 @@ module hwprof_rap_engine #(
     c.state = StPass;
     c.pass_is_cap = is_cap;
     c.pass_depth = DepthW'(H - 1);
-    c.scan_idx = '0;
+    c.pass_drain = 1'b0;
     return c;
   endfunction
 
@@ -421,10 +437,11 @@ module hwprof_rap_engine #(
     end
     if (in_pass) begin
       if (scan_hit) begin
-        ctl_d.scan_idx = ScanW'(scan_hit_idx) + ScanW'(1);
+        // stage A0 found a group (the mask moves past it)
       end else if (ctl_q.pass_depth != '0) begin
         ctl_d.pass_depth = ctl_q.pass_depth - DepthW'(1);
-        ctl_d.scan_idx = '0;
+      end else if (!ctl_q.pass_drain) begin
+        ctl_d.pass_drain = 1'b1;
       end else if (ctl_q.pass_is_cap) begin
         if (!fits) ctl_d.full = 1'b1;
         if (split_after && TcamSlice != 0) ctl_d.state = StTwr;  // the scheduled pass (if pending) follows the write
@@ -441,7 +458,9 @@ module hwprof_rap_engine #(
       else ctl_d.beat = ctl_q.beat + ScanW'(1);
     end
     ctl_d.used_groups = used_after_merge + ScanW'(do_split);
-    ctl_d.scan_b_valid = in_pass && scan_hit;
+    ctl_d.scan_a1_valid = in_pass && scan_hit;
+    ctl_d.scan_b_valid = ctl_q.scan_a1_valid;
+    if (pass_end) ctl_d.pass_drain = 1'b0;
     // Root counter: the S1 commit or a merge into the root.
     if (commit && s1_root_q) ctl_d.root_cnt = leaf_cnt_new;
     else if (do_merge && parent_root_b) ctl_d.root_cnt = CntW'(merge_sum);
@@ -486,8 +505,10 @@ module hwprof_rap_engine #(
       s1_prefix_q <= pair_value_q & RangeW'(prefix_mask(RangeW, 32'(s0_depth)));
       s1_weight_q <= pair_weight_q;
     end
-    scan_b_idx_q <= scan_hit_idx;
+    scan_a1_idx_q <= scan_hit_idx;
+    scan_b_idx_q <= scan_a1_idx_q;
     parent_b_q <= parent_a;
+    scan_mask_q <= scan_mask_d;
   end
 
   // Row metadata (the counters are in u_cnt). The parent location of a
@@ -537,7 +558,7 @@ module hwprof_rap_engine #(
   logic root_beat;
   assign root_beat = ctl_q.beat == '0;
   assign dump_idx = (ctl_d.beat == '0) ? '0 : IdxW'(ctl_d.beat - ScanW'(1));
-  assign cnt_read_row = in_dump ? dump_idx : (in_pass ? scan_hit_idx : arb_idx);
+  assign cnt_read_row = in_dump ? dump_idx : (in_pass ? scan_a1_idx_q : arb_idx);
   assign dump_valid_o = in_dump;
   assign dump_last_o = in_dump && ctl_q.beat == ScanW'(Groups);
   assign dump_slot_valid_o = root_beat || dump_rd_valid;
@@ -669,7 +690,7 @@ module hwprof_rap_engine #(
       assert (!ci_free_dirty);
       // Stage B's registered parent is the word at its group.
       if (ctl_q.scan_b_valid) assert (parent_b_q == parent_q[scan_b_idx_q]);
-      // Reachability (formal/rap_engine.sby cover task, 13 cycles): a split,
+      // Reachability (formal/rap_engine.sby cover task, 14 cycles): a split,
       // a whole dump, two commits on one counter in a row (forwarding), a
       // merge, capacity exhaustion (a capacity pass that frees nothing, the
       // split skipped), a skip while full, a capacity pass that frees a group
@@ -712,7 +733,10 @@ module hwprof_rap_engine #(
   `HWPROF_ASSERT(no_split_without_room, !do_split || !tcam_valid[free_idx])
   `HWPROF_ASSERT(no_merge_at_cap_end, !(cap_end && do_merge))
   `HWPROF_ASSERT(twr_iff_tcam_busy, in_twr == tcam_busy)
+  `HWPROF_ASSERT(stage_a1_in_pass, !ctl_q.scan_a1_valid || in_pass)
   `HWPROF_ASSERT(stage_b_in_pass, !ctl_q.scan_b_valid || in_pass)
+  `HWPROF_ASSERT(drain_finds_none, !(in_pass && ctl_q.pass_drain && scan_hit))
+  `HWPROF_ASSERT(drain_after_depth_0, !ctl_q.pass_drain || (in_pass && ctl_q.pass_depth == '0 && !ctl_q.scan_a1_valid))
   `HWPROF_ASSERT(merge_and_split_apart, !(do_merge && do_split))
   `HWPROF_ASSERT(free_group_has_no_internal_children, !ci_free_dirty)
 `ifndef SYNTHESIS
@@ -727,7 +751,7 @@ module hwprof_rap_engine #(
   `HWPROF_ASSERT(parent_counter_written,
                  in_pass && ctl_q.scan_b_valid && !parent_root_b |-> !u_cnt.cntb_zeroed_q)
   // Nor does port B forward a write of the read's edge: a pass writes only
-  // merged parents: nodes of the same depth as stage A's parent, never it.
+  // merged parents: nodes of the same depth as stage A1's parent, never it.
   `HWPROF_ASSERT(parent_counter_not_written_at_read,
                  in_pass && ctl_q.scan_b_valid && !parent_root_b |-> !u_cnt.cntb_collide_q)
 `endif

@@ -55,8 +55,9 @@ struct RapEngineConfig {
   /// (docs/rap_engine.md, "TCAM write latency").
   uint64_t tcam_write_cycles() const { return tcam_slice ? (uint64_t{1} << tcam_slice) + 1 : 0; }
   /// Cycles of one merge pass that starts with `nodes` nodes: one per group
-  /// (internal node) plus one per depth H-1..0 (docs/rap_engine.md).
-  uint64_t pass_cycles(uint64_t nodes) const { return (nodes - 1) / 4 + range_bits / 2; }
+  /// (internal node), one per depth H-1..0 and one drain cycle for the scan
+  /// pipeline's last stage (docs/rap_engine.md, "Merge pass").
+  uint64_t pass_cycles(uint64_t nodes) const { return (nodes - 1) / 4 + range_bits / 2 + 1; }
 };
 
 /// One dump beat: beat 0 is the root, beat 1 + s is group slot s.

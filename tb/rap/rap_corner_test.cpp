@@ -69,9 +69,9 @@ TEST(RapCorner, ScheduledPassRightAfterCapacityPass) {
     EXPECT_EQ(r.counters.skipped, 1u);
     EXPECT_EQ(r.counters.sched, 1u);
     EXPECT_EQ(r.counters.merges, 0u);
-    // Groups in use + H cycles per pass (1 + 4), both passes.
-    EXPECT_EQ(r.counters.stall_cap, 5u);
-    EXPECT_EQ(r.counters.stall_sched, 5u);
+    // Groups in use + H + 1 (drain) cycles per pass (1 + 4 + 1), both passes.
+    EXPECT_EQ(r.counters.stall_cap, 6u);
+    EXPECT_EQ(r.counters.stall_sched, 6u);
     EXPECT_EQ(r.counters.status & hwprof::model::kRapStFull, 0u);  // the scheduled pass cleared it
   }
 }

@@ -98,7 +98,7 @@ TEST(RapEngine, PaperFig1Scenario) {
     EXPECT_EQ(r.counters.splits, 6u);       // docs/rap.md's table: six splits ...
     EXPECT_EQ(r.counters.merges, 1u);       // ... and the pass at n = 104 merges 0c/3's group
     EXPECT_EQ(r.counters.stall_flush, 6u);  // six structural commits (90 splits and starts the pass)
-    EXPECT_EQ(r.counters.stall_sched, 9u);  // 5 groups + H = 4
+    EXPECT_EQ(r.counters.stall_sched, 10u);  // 5 groups + H (4) + 1 drain cycle
     EXPECT_EQ(r.counters.sched, 1u);
     // RAM TCAM, W = 8 in two 4-bit slices: each split rewrites 16 addresses
     // plus one refresh cycle; the flip-flop TCAM writes at the split's edge.
@@ -170,7 +170,7 @@ TEST(RapEngine, SplitOnThreshold) {
 // at n = 104 = MergeFirst (T = 13; c0/1 = 90 splits first). The pass merges
 // 00/3's children (11 + 0 <= 13), then 00/2's (1 + 11 = 12), then 00/1's
 // (1 + 12 = 13: equal to T, so it merges: "<=" in spec 4.1): three groups
-// cascade in one pass. Pass length: 5 groups + H = 9 cycles.
+// cascade in one pass. Pass length: 5 groups + H + 1 (drain) = 10 cycles.
 TEST(RapEngine, CascadedMerges) {
   Both b(kRapSmall, 4);
   RapReplayConfig rc;
@@ -182,7 +182,7 @@ TEST(RapEngine, CascadedMerges) {
   EXPECT_EQ(str(hwprof::model::rap_dump_nodes(r.beats, 8)),
             " 0/0=1 0/1=13 40/1=0 80/1=0 c0/1=90 c0/2=0 d0/2=0 e0/2=0 f0/2=0");
   EXPECT_EQ(r.counters.merges, 3u);
-  EXPECT_EQ(r.counters.stall_sched, 5u + 4u);
+  EXPECT_EQ(r.counters.stall_sched, 5u + 4u + 1u);
 }
 
 // NodeCap 9 (root + 2 groups), eps = 0: the third split runs a capacity pass
