@@ -299,7 +299,14 @@ module hwprof_rap_engine #(
   assign leaf_cnt_new = leaf_cnt + CntW'(s1_weight_q);
   assign n_new        = ctl_q.n + CntW'(s1_weight_q);
   assign commit       = in_run && ctl_q.s1_valid;
-  assign split_due    = 32'(s1_depth_q) < H && leaf_cnt_new > thr_new;
+  // count + w > T(n + w), as count > T(n + w) - w: the subtraction comes from
+  // registers (n, S1's weight, EPS), so after the counter SRAM's read only
+  // one compare (one carry chain) decides, not an add and a compare in
+  // series. T < w: due (count + w >= w > T). Exact while n + w < 2^CntW,
+  // the engine's documented range (asserted below).
+  logic [CntW:0]   thr_room;
+  assign thr_room     = {1'b0, thr_new} - {1'b0, CntW'(s1_weight_q)};
+  assign split_due    = 32'(s1_depth_q) < H && (thr_room[CntW] || leaf_cnt > thr_room[CntW-1:0]);
   assign fits         = ctl_q.used_groups < cap_groups;
   assign sched_due    = n_new >= ctl_q.next_merge;
   assign split_now    = commit && split_due && fits;
@@ -740,6 +747,10 @@ module hwprof_rap_engine #(
   `HWPROF_ASSERT(merge_and_split_apart, !(do_merge && do_split))
   `HWPROF_ASSERT(free_group_has_no_internal_children, !ci_free_dirty)
 `ifndef SYNTHESIS
+  // The split check is count + w > T(n + w) wherever n + w does not wrap.
+  logic split_due_sum;
+  assign split_due_sum = 32'(s1_depth_q) < H && leaf_cnt_new > thr_new;
+  `HWPROF_ASSERT(split_due_is_sum_compare, !commit || n_new < ctl_q.n || split_due == split_due_sum)
   // Stage B's registered parent is the word at its group (no parent write
   // while a pass scans). A second read port, simulation only.
   parent_t parent_b_cur;
