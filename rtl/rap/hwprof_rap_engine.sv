@@ -290,25 +290,35 @@ module hwprof_rap_engine #(
     .rb_col_i(parent_a.col), .cntb_o(parent_cnt_ram));
 
   // ------------------------------------------------------------------ S1: update and split check
-  logic [CntW-1:0] leaf_cnt, leaf_cnt_new, n_new, thr_new, thr_cur;
+  logic [CntW-1:0] leaf_cnt, leaf_cnt_new, n_new, thr_cur;
   logic            commit, split_due, fits, sched_due;
   logic            split_now, skip_now, cap_start, sched_start;
-  hwprof_rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_new (.eps_i(eps), .n_i(n_new), .t_o(thr_new));
   hwprof_rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_cur (.eps_i(eps), .n_i(ctl_q.n), .t_o(thr_cur));
+  // The split check's threshold and the pass check, computed when the pair
+  // enters S1: it commits in the next cycle (S1 is loaded only in RUN
+  // without a disturbing commit, so the next cycle is RUN), when n is the n
+  // of the loading edge (n + S1's weight if S1 committed there) and
+  // next_merge has not changed (it changes only at a pass's end). So the
+  // multiplier of T(n + w) and the compare with next_merge run in P's
+  // cycle, off the path from the counter SRAM's read to the split decision.
+  logic [CntW-1:0] n_load, n_load_new, thr_load;
+  assign n_load     = commit ? n_new : ctl_q.n;
+  assign n_load_new = n_load + CntW'(pair_weight_q);
+  hwprof_rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_load (.eps_i(eps), .n_i(n_load_new), .t_o(thr_load));
+  logic [CntW:0]   s1_thr_room_q;   // T(n + w) - w for S1's pair (negative: T < w)
+  logic            s1_sched_due_q;  // n + w >= next_merge for S1's pair
   assign leaf_cnt     = s1_root_q ? ctl_q.root_cnt : row_cnt[32'(s1_col_q) * CntW +: CntW];
   assign leaf_cnt_new = leaf_cnt + CntW'(s1_weight_q);
   assign n_new        = ctl_q.n + CntW'(s1_weight_q);
   assign commit       = in_run && ctl_q.s1_valid;
-  // count + w > T(n + w), as count > T(n + w) - w: the subtraction comes from
-  // registers (n, S1's weight, EPS), so after the counter SRAM's read only
-  // one compare (one carry chain) decides, not an add and a compare in
-  // series. T < w: due (count + w >= w > T). Exact while n + w < 2^CntW,
-  // the engine's documented range (asserted below).
-  logic [CntW:0]   thr_room;
-  assign thr_room     = {1'b0, thr_new} - {1'b0, CntW'(s1_weight_q)};
-  assign split_due    = 32'(s1_depth_q) < H && (thr_room[CntW] || leaf_cnt > thr_room[CntW-1:0]);
+  // count + w > T(n + w), as count > T(n + w) - w (registered at S1's
+  // load): after the counter SRAM's read only one compare (one carry chain)
+  // decides, not an add and a compare in series. T < w: due (count + w >=
+  // w > T). Exact while n + w < 2^CntW, the engine's documented range
+  // (asserted below).
+  assign split_due    = 32'(s1_depth_q) < H && (s1_thr_room_q[CntW] || leaf_cnt > s1_thr_room_q[CntW-1:0]);
   assign fits         = ctl_q.used_groups < cap_groups;
-  assign sched_due    = n_new >= ctl_q.next_merge;
+  assign sched_due    = s1_sched_due_q;
   assign split_now    = commit && split_due && fits;
   assign skip_now     = commit && split_due && !fits && ctl_q.full;
   assign cap_start    = commit && split_due && !fits && !ctl_q.full;
@@ -511,6 +521,8 @@ module hwprof_rap_engine #(
       s1_depth_q <= s0_depth;
       s1_prefix_q <= pair_value_q & RangeW'(prefix_mask(RangeW, 32'(s0_depth)));
       s1_weight_q <= pair_weight_q;
+      s1_thr_room_q <= {1'b0, thr_load} - {1'b0, CntW'(pair_weight_q)};
+      s1_sched_due_q <= n_load_new >= ctl_q.next_merge;
     end
     scan_a1_idx_q <= scan_hit_idx;
     scan_b_idx_q <= scan_a1_idx_q;
@@ -747,10 +759,15 @@ module hwprof_rap_engine #(
   `HWPROF_ASSERT(merge_and_split_apart, !(do_merge && do_split))
   `HWPROF_ASSERT(free_group_has_no_internal_children, !ci_free_dirty)
 `ifndef SYNTHESIS
-  // The split check is count + w > T(n + w) wherever n + w does not wrap.
+  // The split check is count + w > T(n + w) wherever n + w does not wrap,
+  // and the pass check n + w >= next_merge, with the n of the commit (a
+  // second threshold unit, simulation only).
+  logic [CntW-1:0] thr_new;
+  hwprof_rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_new (.eps_i(eps), .n_i(n_new), .t_o(thr_new));
   logic split_due_sum;
   assign split_due_sum = 32'(s1_depth_q) < H && leaf_cnt_new > thr_new;
   `HWPROF_ASSERT(split_due_is_sum_compare, !commit || n_new < ctl_q.n || split_due == split_due_sum)
+  `HWPROF_ASSERT(sched_due_at_commit, !commit || sched_due == (n_new >= ctl_q.next_merge))
   // Stage B's registered parent is the word at its group (no parent write
   // while a pass scans). A second read port, simulation only.
   parent_t parent_b_cur;
