@@ -7,7 +7,8 @@
 // Datapath (one pair per clock in the update stream):
 //   ingress -> hwprof_fifo_sync event queue (QueueDepth raw events) -> hwprof_rap_merge_buffer
 //   -> P (pair register) -> S0: hwprof_rap_tcam search + hwprof_rap_arbiter (longest
-//   prefix = the matched leaf) -> S1: counter read-modify-write, n += w,
+//   prefix = the matched leaf) -> M (the registered match; the counter row
+//   is read with M's group) -> S1: counter read-modify-write, n += w,
 //   hwprof_rap_threshold, split check, merge check (controller).
 // The tree: the root counter plus Groups child groups; a group is the four
 // children of one internal node, stored in one TCAM entry {parent depth,
@@ -22,9 +23,13 @@
 //      (if due and a group is free), skip (due, none free, full set), or a
 //      capacity pass (due, none free, full clear); then the scheduled pass if
 //      n >= next_merge. A commit that splits or starts a pass "disturbs": the
-//      S0 match of this cycle is discarded and replayed next cycle. PASS: one
-//      scan step (below). DUMP: one beat per dump_ready_i;
-//   2. S0: P moves to S1 (RUN and not disturbed);
+//      S0 match of this cycle is discarded and replayed, and M stays. A split
+//      corrects M's match in place when M's leaf is the split leaf (it moves
+//      to the new group's child); a pass leaves M stale, and M re-matches in
+//      its first RUN cycle (S0 searches M's value, P waits). PASS: one scan
+//      step (below). DUMP: one beat per dump_ready_i;
+//   2. M moves to S1 (RUN, matched, not disturbed); S0: M re-matches, or P
+//      moves to M (RUN, not disturbed, M free after this edge);
 //   3. buffer: FLUSH mode moves the oldest entry into P, else the queue head
 //      enters the buffer (an emitted pair needs P free after step 2); frozen
 //      during DUMP; FLUSH mode ends after a cycle that began with the buffer
@@ -144,6 +149,8 @@ module hwprof_rap_engine #(
     logic [ScanW-1:0]  used_groups;    // child groups in use
     logic [CntW-1:0]   root_cnt;       // the root's counter
     logic              pair_valid;     // P holds a pair
+    logic              m_valid;        // M holds a pair
+    logic              m_matched;      // and its match is current
     logic              s1_valid;       // S1 holds a pair
     logic              pass_is_cap;    // the pass is a capacity pass
     logic              sched_pending;  // a scheduled pass follows the current pass or TCAM write
@@ -157,9 +164,15 @@ module hwprof_rap_engine #(
 
   ctl_t ctl_q, ctl_d;
 
-  // Data registers without reset: the pair register P, S1, scan stage B.
+  // Data registers without reset: the pair register P, M, S1, the scan stages.
   logic [RangeW-1:0]  pair_value_q;
   logic [PairWtW-1:0] pair_weight_q;
+  logic [RangeW-1:0]  m_value_q;
+  logic [PairWtW-1:0] m_weight_q;
+  logic               m_root_q;       // M's leaf is the root
+  logic [IdxW-1:0]    m_grp_q;        // else its group
+  logic [1:0]         m_col_q;        // and its column in the group
+  logic [DepthW-1:0]  m_depth_q;      // the leaf's depth
   logic               s1_root_q;      // the leaf is the root
   logic [IdxW-1:0]    s1_grp_q;       // else its group
   logic [1:0]         s1_col_q;       // and its column in the group
@@ -222,7 +235,7 @@ module hwprof_rap_engine #(
   logic               buf_in_ready, buf_out_valid, buf_out_ready, buf_emit;
   logic [RangeW-1:0]  buf_out_value;
   logic [PairWtW-1:0] buf_out_weight;
-  logic               advance, disturbed, pair_free;
+  logic               adv_m, rematch, adv_p, disturbed, pair_free;
   hwprof_rap_merge_buffer #(.MaxBuf(MaxBuf), .ValW(RangeW), .WtW(16), .PairWtW(PairWtW)) u_buf (
     .clk_i, .rst_ni, .clear_i(clear), .depth_i(buf_depth), .flush_i(flush),
     .in_valid_i(queue_valid && !in_dump), .in_ready_o(buf_in_ready),
@@ -234,6 +247,10 @@ module hwprof_rap_engine #(
   assign buf_emit = buf_out_valid && buf_out_ready;
 
   // ------------------------------------------------------------------ S0: TCAM + arbiter
+  // S0 searches M's value while M's match is stale (after a pass), else P's.
+  logic [RangeW-1:0]        s0_value;
+  logic                     m_stale_next;  // M holds a stale match next cycle
+  assign s0_value = (ctl_q.m_valid && !ctl_q.m_matched) ? m_value_q : pair_value_q;
   logic [Groups-1:0]        tcam_match, tcam_valid, tcam_sel;
   logic [Groups*DepthW-1:0] tcam_pdepth;
   logic [Groups*H-1:0]      tcam_pdepth_hot;
@@ -247,17 +264,19 @@ module hwprof_rap_engine #(
   logic [RangeW-1:0]        dump_rd_prefix;
   if (TcamSlice == 0) begin : gen_tcam_ff
     hwprof_rap_tcam #(.RangeW(RangeW), .Groups(Groups)) u_tcam (
-      .clk_i, .rst_ni, .clear_i(clear), .key_i(pair_value_q), .match_o(tcam_match), .pdepth_o(tcam_pdepth), .pdepth_hot_o(tcam_pdepth_hot),
+      .clk_i, .rst_ni, .clear_i(clear), .key_i(s0_value), .match_o(tcam_match), .pdepth_o(tcam_pdepth), .pdepth_hot_o(tcam_pdepth_hot),
       .set_i(tcam_set), .set_idx_i(free_idx), .set_pdepth_i(s1_depth_q), .set_prefix_i(s1_prefix_q),
       .inv_i(tcam_inv), .inv_idx_i(scan_b_idx_q),
       .rd_idx_i(dump_idx), .rd_valid_o(dump_rd_valid), .rd_pdepth_o(dump_rd_pdepth),
       .rd_prefix_o(dump_rd_prefix), .valid_o(tcam_valid), .sel_pdepth_i(ctl_q.pass_depth), .sel_o(tcam_sel));
     assign tcam_busy = 1'b0;
     assign tcam_last = 1'b0;
+    logic unused_m_stale_next;  // the flip-flop TCAM searches s0_value in its own cycle
+    assign unused_m_stale_next = m_stale_next;
   end else begin : gen_tcam_ram
-    // The RAM TCAM reads the key one cycle ahead: the value P holds next cycle.
+    // The RAM TCAM reads the key one cycle ahead: next cycle's s0_value.
     hwprof_rap_tcam_ram #(.RangeW(RangeW), .Groups(Groups), .SliceW(TcamSlice)) u_tcam (
-      .clk_i, .rst_ni, .clear_i(clear), .key_next_i(buf_emit ? buf_out_value : pair_value_q),
+      .clk_i, .rst_ni, .clear_i(clear), .key_next_i(m_stale_next ? m_value_q : (buf_emit ? buf_out_value : pair_value_q)),
       .match_o(tcam_match), .pdepth_o(tcam_pdepth), .pdepth_hot_o(tcam_pdepth_hot),
       .set_i(tcam_set), .set_idx_i(free_idx), .set_pdepth_i(s1_depth_q), .set_prefix_i(s1_prefix_q),
       .inv_i(tcam_inv), .inv_idx_i(scan_b_idx_q), .busy_o(tcam_busy), .last_o(tcam_last),
@@ -271,11 +290,12 @@ module hwprof_rap_engine #(
   logic [DepthW-1:0] s0_depth;
   logic [1:0]        s0_col;
   assign s0_depth = arb_hit ? arb_pdepth + DepthW'(1) : '0;
-  assign s0_col   = arb_hit ? pair_value_q[RangeW - 2 * (32'(arb_pdepth) + 1) +: 2] : 2'd0;
+  assign s0_col   = arb_hit ? s0_value[RangeW - 2 * (32'(arb_pdepth) + 1) +: 2] : 2'd0;
 
   // ------------------------------------------------------------------ counter SRAM
-  // Port A (a row) is read at every edge: in RUN the row S0 matched (S1's
-  // counter), in PASS the row of stage A1's group (stage B's children), in
+  // Port A (a row) is read at every edge: in RUN the row of M's group (S1's
+  // counter when M moves; a registered address, so the arbiter's result
+  // never reaches the block RAM in the same cycle), in PASS the row of stage A1's group (stage B's children), in
   // DUMP the row of the next beat. Port B: the parent of stage A1's group.
   logic              scan_hit, do_merge, do_split, cnt_we;
   logic [IdxW-1:0]   scan_hit_idx, cnt_read_row, cnt_wrow;
@@ -295,15 +315,15 @@ module hwprof_rap_engine #(
   logic            split_now, skip_now, cap_start, sched_start;
   hwprof_rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_cur (.eps_i(eps), .n_i(ctl_q.n), .t_o(thr_cur));
   // The split check's threshold and the pass check, computed when the pair
-  // enters S1: it commits in the next cycle (S1 is loaded only in RUN
-  // without a disturbing commit, so the next cycle is RUN), when n is the n
-  // of the loading edge (n + S1's weight if S1 committed there) and
+  // enters S1 (from M): it commits in the next cycle (S1 is loaded only in
+  // RUN without a disturbing commit, so the next cycle is RUN), when n is
+  // the n of the loading edge (n + S1's weight if S1 committed there) and
   // next_merge has not changed (it changes only at a pass's end). So the
-  // multiplier of T(n + w) and the compare with next_merge run in P's
+  // multiplier of T(n + w) and the compare with next_merge run in M's
   // cycle, off the path from the counter SRAM's read to the split decision.
   logic [CntW-1:0] n_load, n_load_new, thr_load;
   assign n_load     = commit ? n_new : ctl_q.n;
-  assign n_load_new = n_load + CntW'(pair_weight_q);
+  assign n_load_new = n_load + CntW'(m_weight_q);
   hwprof_rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_load (.eps_i(eps), .n_i(n_load_new), .t_o(thr_load));
   logic [CntW:0]   s1_thr_room_q;   // T(n + w) - w for S1's pair (negative: T < w)
   logic            s1_sched_due_q;  // n + w >= next_merge for S1's pair
@@ -324,8 +344,18 @@ module hwprof_rap_engine #(
   assign cap_start    = commit && split_due && !fits && !ctl_q.full;
   assign sched_start  = commit && !cap_start && sched_due;
   assign disturbed    = split_now || cap_start || sched_start;
-  assign advance      = in_run && ctl_q.pair_valid && !disturbed;
-  assign pair_free    = !ctl_q.pair_valid || advance;
+  assign adv_m        = in_run && !disturbed && ctl_q.m_valid && ctl_q.m_matched;
+  assign rematch      = in_run && !disturbed && ctl_q.m_valid && !ctl_q.m_matched;
+  assign adv_p        = in_run && !disturbed && ctl_q.pair_valid && (!ctl_q.m_valid || adv_m);
+  assign pair_free    = !ctl_q.pair_valid || adv_p;
+  // A pass makes M's match stale (M does not move when disturbed); it stays
+  // stale until the re-match.
+  assign m_stale_next = ctl_q.m_valid && ((!ctl_q.m_matched && !rematch) || cap_start || sched_start);
+  // A split whose leaf is M's leaf: M's pair now lies in the new group (the
+  // deepest match), in the child its value selects at the new depth.
+  logic m_fix;
+  assign m_fix = split_now && ctl_q.m_valid &&
+                 (m_root_q ? s1_root_q : (!s1_root_q && m_grp_q == s1_grp_q && m_col_q == s1_col_q));
 
   // ------------------------------------------------------------------ merge pass scan
   // Three stages. A0 (every pass cycle): find the lowest valid group with
@@ -417,7 +447,7 @@ module hwprof_rap_engine #(
   logic unused_n_any;
   assign unused_n_any = n_any;
 
-  assign idle = in_run && !ctl_q.s1_valid && !ctl_q.pair_valid && buf_empty && !flush && !queue_valid;
+  assign idle = in_run && !ctl_q.s1_valid && !ctl_q.m_valid && !ctl_q.pair_valid && buf_empty && !flush && !queue_valid;
 
   // ------------------------------------------------------------------ controller
   // A pass starts at the deepest parent depth.
@@ -481,9 +511,11 @@ module hwprof_rap_engine #(
     // Root counter: the S1 commit or a merge into the root.
     if (commit && s1_root_q) ctl_d.root_cnt = leaf_cnt_new;
     else if (do_merge && parent_root_b) ctl_d.root_cnt = CntW'(merge_sum);
-    // P and S1.
-    ctl_d.pair_valid = (ctl_q.pair_valid && !advance) || buf_emit;
-    ctl_d.s1_valid = advance;
+    // P, M and S1.
+    ctl_d.pair_valid = (ctl_q.pair_valid && !adv_p) || buf_emit;
+    ctl_d.m_valid = (ctl_q.m_valid && !adv_m) || adv_p;
+    ctl_d.m_matched = adv_p || rematch || (ctl_q.m_matched && !cap_start && !sched_start);
+    ctl_d.s1_valid = adv_m;
     // 4. Register writes: a dump starts (idle only).
     if (dump_start) begin
       ctl_d.state = StDump;
@@ -504,7 +536,7 @@ module hwprof_rap_engine #(
   assign tree_events = '{pairs: commit, splits: do_split, skipped: skip_now || (cap_end && !fits),
                          sched_passes: pass_end && !ctl_q.pass_is_cap, cap_passes: cap_end,
                          merges: do_merge};
-  assign flow_events = '{raw: queue_take, stall_flush: disturbed, stall_cap: in_pass && ctl_q.pass_is_cap,
+  assign flow_events = '{raw: queue_take, stall_flush: disturbed || rematch, stall_cap: in_pass && ctl_q.pass_is_cap,
                          stall_sched: in_pass && !ctl_q.pass_is_cap, in_stall: ev_valid_i && !ev_ready_o,
                          stall_tcam: in_twr};
 
@@ -514,14 +546,29 @@ module hwprof_rap_engine #(
       pair_value_q <= buf_out_value;
       pair_weight_q <= buf_out_weight;
     end
-    if (advance) begin
-      s1_root_q <= !arb_hit;
-      s1_grp_q <= arb_idx;
-      s1_col_q <= s0_col;
-      s1_depth_q <= s0_depth;
-      s1_prefix_q <= pair_value_q & RangeW'(prefix_mask(RangeW, 32'(s0_depth)));
-      s1_weight_q <= pair_weight_q;
-      s1_thr_room_q <= {1'b0, thr_load} - {1'b0, CntW'(pair_weight_q)};
+    if (adv_p) begin
+      m_value_q <= pair_value_q;
+      m_weight_q <= pair_weight_q;
+    end
+    if (adv_p || rematch) begin
+      m_root_q <= !arb_hit;
+      m_grp_q <= arb_idx;
+      m_col_q <= s0_col;
+      m_depth_q <= s0_depth;
+    end else if (m_fix) begin
+      m_root_q <= 1'b0;
+      m_grp_q <= free_idx;
+      m_col_q <= m_value_q[RangeW - 2 * (32'(s1_depth_q) + 1) +: 2];
+      m_depth_q <= s1_depth_q + DepthW'(1);
+    end
+    if (adv_m) begin
+      s1_root_q <= m_root_q;
+      s1_grp_q <= m_grp_q;
+      s1_col_q <= m_col_q;
+      s1_depth_q <= m_depth_q;
+      s1_prefix_q <= m_value_q & RangeW'(prefix_mask(RangeW, 32'(m_depth_q)));
+      s1_weight_q <= m_weight_q;
+      s1_thr_room_q <= {1'b0, thr_load} - {1'b0, CntW'(m_weight_q)};
       s1_sched_due_q <= n_load_new >= ctl_q.next_merge;
     end
     scan_a1_idx_q <= scan_hit_idx;
@@ -577,7 +624,7 @@ module hwprof_rap_engine #(
   logic root_beat;
   assign root_beat = ctl_q.beat == '0;
   assign dump_idx = (ctl_d.beat == '0) ? '0 : IdxW'(ctl_d.beat - ScanW'(1));
-  assign cnt_read_row = in_dump ? dump_idx : (in_pass ? scan_a1_idx_q : arb_idx);
+  assign cnt_read_row = in_dump ? dump_idx : (in_pass ? scan_a1_idx_q : m_grp_q);
   assign dump_valid_o = in_dump;
   assign dump_last_o = in_dump && ctl_q.beat == ScanW'(Groups);
   assign dump_slot_valid_o = root_beat || dump_rd_valid;
@@ -709,7 +756,7 @@ module hwprof_rap_engine #(
       assert (!ci_free_dirty);
       // Stage B's registered parent is the word at its group.
       if (ctl_q.scan_b_valid) assert (parent_b_q == parent_q[scan_b_idx_q]);
-      // Reachability (formal/rap_engine.sby cover task, 14 cycles): a split,
+      // Reachability (formal/rap_engine.sby cover task, 15 cycles): a split,
       // a whole dump, two commits on one counter in a row (forwarding), a
       // merge, capacity exhaustion (a capacity pass that frees nothing, the
       // split skipped), a skip while full, a capacity pass that frees a group

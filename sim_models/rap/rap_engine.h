@@ -1,7 +1,8 @@
 // Cycle model of rtl/rap/hwprof_rap_engine.sv (docs/rap_engine.md). The tree update
 // of a pair is RapTreeT::add (the functional model, written once) and the
 // merging buffer is RapEventBuffer; this class adds the event queue, the
-// pair register P, the match/update pipeline (S0 -> S1), the controller's
+// pair register P, the match/update pipeline (S0: match P's value; M: the
+// registered match; S1: update), the controller's
 // pass and dump states, the register port and the stall accounting. Every
 // step() returns the outputs of the cycle (from the state before the edge)
 // and then commits the edge in the RTL's order:
@@ -13,8 +14,12 @@
 //      advances;
 //      in RUN the pair in S1 commits (RapTree::add); a commit that changed the
 //      tree's structure (split or pass) "disturbs": the match S0 computed in
-//      this cycle is thrown away and replayed;
-//   2. S0: the pair in P moves to S1 (RUN, not disturbed);
+//      this cycle is thrown away and replayed, and M's pair stays in M; after
+//      a pass M's match is stale too, and M re-matches (one RUN cycle in
+//      which S0 searches M's value and P waits); after a split alone the RTL
+//      corrects M's match in place (the split leaf's new child);
+//   2. M moves to S1 (RUN, matched, not disturbed); S0: M re-matches, or the
+//      pair in P moves to M (RUN, not disturbed, M free after this edge);
 //   3. buffer: in FLUSH mode the oldest entry goes to P (FLUSH mode ends at
 //      the edge of a cycle that began with the buffer empty); otherwise the
 //      queue head enters the buffer (merged, appended, or emitting a pair into
@@ -107,7 +112,7 @@ class RapEngineT {
   const RapEngineConfig& config() const { return cfg_; }
   const Tree& tree() const { return tree_; }
   const RapEventBuffer& buffer() const { return buf_; }
-  bool idle() const { return st_ == St::Run && !s1_ && !p_ && buf_.empty() && !flush_ && q_.empty(); }
+  bool idle() const { return st_ == St::Run && !s1_ && !m_ && !p_ && buf_.empty() && !flush_ && q_.empty(); }
   bool err() const { return err_; }
 
   uint32_t csr_read(unsigned addr) const {
@@ -187,18 +192,31 @@ class RapEngineT {
       const auto u = tree_.add(static_cast<V>(s1_pair_.value), s1_pair_.weight);
       disturbed = u.split || u.capacity_pass || u.scheduled_pass;
       if (disturbed) ++stall_flush_;
+      if (m_ && (u.capacity_pass || u.scheduled_pass)) m_matched_ = false;
       rem_cap_ = u.capacity_pass ? cfg_.pass_cycles(u.capacity_pass_nodes) : 0;
       rem_twr_ = u.split ? cfg_.tcam_write_cycles() : 0;
       rem_sched_ = u.scheduled_pass ? cfg_.pass_cycles(u.scheduled_pass_nodes) : 0;
       st_ = busy_state();
     }
 
-    // 2. S0: P -> S1.
-    const bool adv = st_before == St::Run && p_ && !disturbed;
-    const bool p_free = !p_ || adv;
-    s1_ = adv;
-    if (adv) {
-      s1_pair_ = p_pair_;
+    // 2. M -> S1; S0: M re-matches or P -> M.
+    const bool run = st_before == St::Run && !disturbed;
+    const bool adv_m = run && m_ && m_matched_;
+    const bool rematch = run && m_ && !m_matched_;
+    const bool adv_p = run && p_ && (!m_ || adv_m);
+    const bool p_free = !p_ || adv_p;
+    s1_ = adv_m;
+    if (adv_m) {
+      s1_pair_ = m_pair_;
+      m_ = false;
+    }
+    if (rematch) {
+      m_matched_ = true;
+      ++stall_flush_;  // the replay cycle of M's pair
+    }
+    if (adv_p) {
+      m_pair_ = p_pair_;
+      m_ = m_matched_ = true;
       p_ = false;
     }
 
@@ -276,7 +294,7 @@ class RapEngineT {
     tree_.init(params_for(cfg_, staged_));
     buf_.set_depth(staged_.buf);
     q_.clear();
-    p_ = s1_ = flush_ = false;
+    p_ = m_ = m_matched_ = s1_ = flush_ = false;
     st_ = St::Run;
     beat_ = 0;
     rem_cap_ = rem_twr_ = rem_sched_ = 0;
@@ -321,8 +339,8 @@ class RapEngineT {
   Tree tree_;
   RapEventBuffer buf_;
   std::deque<RapPair> q_;
-  bool p_ = false, s1_ = false, flush_ = false, err_ = false;
-  RapPair p_pair_, s1_pair_;
+  bool p_ = false, m_ = false, m_matched_ = false, s1_ = false, flush_ = false, err_ = false;
+  RapPair p_pair_, m_pair_, s1_pair_;
   St st_ = St::Run;
   unsigned beat_ = 0;
   uint64_t rem_cap_ = 0, rem_twr_ = 0, rem_sched_ = 0;

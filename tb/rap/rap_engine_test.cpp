@@ -97,7 +97,9 @@ TEST(RapEngine, PaperFig1Scenario) {
               " 80/1=88 80/2=0 90/2=0 a0/2=0 b0/2=0 c0/1=0");
     EXPECT_EQ(r.counters.splits, 6u);       // docs/rap.md's table: six splits ...
     EXPECT_EQ(r.counters.merges, 1u);       // ... and the pass at n = 104 merges 0c/3's group
-    EXPECT_EQ(r.counters.stall_flush, 6u);  // six structural commits (90 splits and starts the pass)
+    // Six structural commits (90 splits and starts the pass), plus M's
+    // re-match after the pass (0c/3 waited in M).
+    EXPECT_EQ(r.counters.stall_flush, 6u + 1u);
     EXPECT_EQ(r.counters.stall_sched, 10u);  // 5 groups + H (4) + 1 drain cycle
     EXPECT_EQ(r.counters.sched, 1u);
     // RAM TCAM, W = 8 in two 4-bit slices: each split rewrites 16 addresses
@@ -131,10 +133,10 @@ TEST(RapEngine, TcamWriteLatency) {
       ++twr;
     }
   }
-  // Event 1 splits the root (commit at cycle 3: queue, P, S1), event 2 then
-  // splits 00/1 after the first write; event 3 splits 30/2.
+  // Event 1 splits the root (commit at cycle 4: queue, P, M, S1), event 2
+  // then splits 00/1 after the first write; event 3 splits 30/2.
   EXPECT_EQ(taken, 3u);
-  EXPECT_EQ(first, 4u);
+  EXPECT_EQ(first, 5u);
   EXPECT_EQ(twr, 3u * 17u);
   EXPECT_EQ(b.read(RapCsr::StallTcam), 3u * 17u);
   EXPECT_EQ(b.read(RapCsr::Splits), 3u);
