@@ -25,11 +25,13 @@
 //      n >= next_merge. A commit that splits or starts a pass "disturbs": the
 //      S0 match of this cycle is discarded and replayed, and M stays. A split
 //      corrects M's match in place when M's leaf is the split leaf (it moves
-//      to the new group's child); a pass leaves M stale, and M re-matches in
-//      its first RUN cycle (S0 searches M's value, P waits). PASS: one scan
-//      step (below). DUMP: one beat per dump_ready_i;
-//   2. M moves to S1 (RUN, matched, not disturbed); S0: M re-matches, or P
-//      moves to M (RUN, not disturbed, M free after this edge);
+//      to the new group's child); a pass leaves M stale: the first RUN
+//      cycle after a pass a commit started re-matches (S0 searches M's
+//      value if M holds a pair; nothing moves; counted in STALL_FLUSH).
+//      PASS: one scan step (below). DUMP: one beat per dump_ready_i;
+//   2. M moves to S1 (RUN, not disturbed, not the re-match cycle); S0: the
+//      re-match, or P moves to M (RUN, not disturbed, M free after this
+//      edge);
 //   3. buffer: FLUSH mode moves the oldest entry into P, else the queue head
 //      enters the buffer (an emitted pair needs P free after step 2); frozen
 //      during DUMP; FLUSH mode ends after a cycle that began with the buffer
@@ -150,7 +152,7 @@ module hwprof_rap_engine #(
     logic [CntW-1:0]   root_cnt;       // the root's counter
     logic              pair_valid;     // P holds a pair
     logic              m_valid;        // M holds a pair
-    logic              m_matched;      // and its match is current
+    logic              rematch_due;    // the next RUN cycle re-matches M (after a pass a commit started)
     logic              s1_valid;       // S1 holds a pair
     logic              pass_is_cap;    // the pass is a capacity pass
     logic              sched_pending;  // a scheduled pass follows the current pass or TCAM write
@@ -250,7 +252,7 @@ module hwprof_rap_engine #(
   // S0 searches M's value while M's match is stale (after a pass), else P's.
   logic [RangeW-1:0]        s0_value;
   logic                     m_stale_next;  // M holds a stale match next cycle
-  assign s0_value = (ctl_q.m_valid && !ctl_q.m_matched) ? m_value_q : pair_value_q;
+  assign s0_value = (ctl_q.m_valid && ctl_q.rematch_due) ? m_value_q : pair_value_q;
   logic [Groups-1:0]        tcam_match, tcam_valid, tcam_sel;
   logic [Groups*DepthW-1:0] tcam_pdepth;
   logic [Groups*H-1:0]      tcam_pdepth_hot;
@@ -344,13 +346,16 @@ module hwprof_rap_engine #(
   assign cap_start    = commit && split_due && !fits && !ctl_q.full;
   assign sched_start  = commit && !cap_start && sched_due;
   assign disturbed    = split_now || cap_start || sched_start;
-  assign adv_m        = in_run && !disturbed && ctl_q.m_valid && ctl_q.m_matched;
-  assign rematch      = in_run && !disturbed && ctl_q.m_valid && !ctl_q.m_matched;
-  assign adv_p        = in_run && !disturbed && ctl_q.pair_valid && (!ctl_q.m_valid || adv_m);
+  // The first RUN cycle after a pass that a commit started re-matches M
+  // (S0 searches M's value; nothing moves), whether M holds a pair or not:
+  // one counted cycle per such pass, independent of the stream's timing.
+  assign rematch      = in_run && !disturbed && ctl_q.rematch_due;
+  assign adv_m        = in_run && !disturbed && !ctl_q.rematch_due && ctl_q.m_valid;
+  assign adv_p        = in_run && !disturbed && !ctl_q.rematch_due && ctl_q.pair_valid && (!ctl_q.m_valid || adv_m);
   assign pair_free    = !ctl_q.pair_valid || adv_p;
-  // A pass makes M's match stale (M does not move when disturbed); it stays
-  // stale until the re-match.
-  assign m_stale_next = ctl_q.m_valid && ((!ctl_q.m_matched && !rematch) || cap_start || sched_start);
+  // M's match is stale from a pass start (M does not move when disturbed)
+  // until the re-match; the RAM TCAM then reads M's value.
+  assign m_stale_next = ctl_q.m_valid && ((ctl_q.rematch_due && !rematch) || cap_start || sched_start);
   // A split whose leaf is M's leaf: M's pair now lies in the new group (the
   // deepest match), in the child its value selects at the new depth.
   logic m_fix;
@@ -514,7 +519,7 @@ module hwprof_rap_engine #(
     // P, M and S1.
     ctl_d.pair_valid = (ctl_q.pair_valid && !adv_p) || buf_emit;
     ctl_d.m_valid = (ctl_q.m_valid && !adv_m) || adv_p;
-    ctl_d.m_matched = adv_p || rematch || (ctl_q.m_matched && !cap_start && !sched_start);
+    ctl_d.rematch_due = (ctl_q.rematch_due && !rematch) || cap_start || sched_start;
     ctl_d.s1_valid = adv_m;
     // 4. Register writes: a dump starts (idle only).
     if (dump_start) begin

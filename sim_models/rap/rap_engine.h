@@ -15,11 +15,13 @@
 //      in RUN the pair in S1 commits (RapTree::add); a commit that changed the
 //      tree's structure (split or pass) "disturbs": the match S0 computed in
 //      this cycle is thrown away and replayed, and M's pair stays in M; after
-//      a pass M's match is stale too, and M re-matches (one RUN cycle in
-//      which S0 searches M's value and P waits); after a split alone the RTL
-//      corrects M's match in place (the split leaf's new child);
-//   2. M moves to S1 (RUN, matched, not disturbed); S0: M re-matches, or the
-//      pair in P moves to M (RUN, not disturbed, M free after this edge);
+//      a pass M's match is stale too: the first RUN cycle after any pass a
+//      commit started is a re-match cycle (S0 searches M's value if M holds
+//      a pair; nothing moves), counted in STALL_FLUSH; after a split alone
+//      the RTL corrects M's match in place (the split leaf's new child);
+//   2. M moves to S1 (RUN, not disturbed, not the re-match cycle); S0: the
+//      re-match, or the pair in P moves to M (RUN, not disturbed, M free
+//      after this edge);
 //   3. buffer: in FLUSH mode the oldest entry goes to P (FLUSH mode ends at
 //      the edge of a cycle that began with the buffer empty); otherwise the
 //      queue head enters the buffer (merged, appended, or emitting a pair into
@@ -192,7 +194,7 @@ class RapEngineT {
       const auto u = tree_.add(static_cast<V>(s1_pair_.value), s1_pair_.weight);
       disturbed = u.split || u.capacity_pass || u.scheduled_pass;
       if (disturbed) ++stall_flush_;
-      if (m_ && (u.capacity_pass || u.scheduled_pass)) m_matched_ = false;
+      if (u.capacity_pass || u.scheduled_pass) rematch_ = true;
       rem_cap_ = u.capacity_pass ? cfg_.pass_cycles(u.capacity_pass_nodes) : 0;
       rem_twr_ = u.split ? cfg_.tcam_write_cycles() : 0;
       rem_sched_ = u.scheduled_pass ? cfg_.pass_cycles(u.scheduled_pass_nodes) : 0;
@@ -201,9 +203,9 @@ class RapEngineT {
 
     // 2. M -> S1; S0: M re-matches or P -> M.
     const bool run = st_before == St::Run && !disturbed;
-    const bool adv_m = run && m_ && m_matched_;
-    const bool rematch = run && m_ && !m_matched_;
-    const bool adv_p = run && p_ && (!m_ || adv_m);
+    const bool rematch = run && rematch_;
+    const bool adv_m = run && !rematch_ && m_;
+    const bool adv_p = run && !rematch_ && p_ && (!m_ || adv_m);
     const bool p_free = !p_ || adv_p;
     s1_ = adv_m;
     if (adv_m) {
@@ -211,12 +213,12 @@ class RapEngineT {
       m_ = false;
     }
     if (rematch) {
-      m_matched_ = true;
-      ++stall_flush_;  // the replay cycle of M's pair
+      rematch_ = false;
+      ++stall_flush_;  // the re-match cycle (M's pair, if any, searched again)
     }
     if (adv_p) {
       m_pair_ = p_pair_;
-      m_ = m_matched_ = true;
+      m_ = true;
       p_ = false;
     }
 
@@ -294,7 +296,7 @@ class RapEngineT {
     tree_.init(params_for(cfg_, staged_));
     buf_.set_depth(staged_.buf);
     q_.clear();
-    p_ = m_ = m_matched_ = s1_ = flush_ = false;
+    p_ = m_ = rematch_ = s1_ = flush_ = false;
     st_ = St::Run;
     beat_ = 0;
     rem_cap_ = rem_twr_ = rem_sched_ = 0;
@@ -339,7 +341,11 @@ class RapEngineT {
   Tree tree_;
   RapEventBuffer buf_;
   std::deque<RapPair> q_;
-  bool p_ = false, m_ = false, m_matched_ = false, s1_ = false, flush_ = false, err_ = false;
+  bool p_ = false, m_ = false, s1_ = false, flush_ = false, err_ = false;
+  /// The first RUN cycle after a pass that a commit started re-matches M
+  /// (nothing moves): one cycle per such pass whether M holds a pair or not,
+  /// so STALL_FLUSH does not depend on how the stream arrives.
+  bool rematch_ = false;
   RapPair p_pair_, m_pair_, s1_pair_;
   St st_ = St::Run;
   unsigned beat_ = 0;
