@@ -220,7 +220,7 @@ module hwprof_rap_engine #(
     .cap_groups_o(cap_groups), .buf_depth_o(buf_depth), .merge_first_o(merge_first),
     .buf_empty_i(buf_empty), .idle_i(idle), .pass_i(in_pass), .dump_i(in_dump), .tcam_write_i(in_twr),
     .freeze_i(ctl_d.state == StPass || ctl_d.state == StTwr), .tree_n_i(ctl_q.n),
-    .tree_groups_i(ctl_q.used_groups), .tree_full_i(ctl_q.full), .tree_groups_next_i(ctl_d.used_groups),
+    .tree_groups_i(ctl_q.used_groups), .tree_full_i(ctl_q.full),
     .tree_events_i(tree_events), .flow_events_i(flow_events));
 
   // ------------------------------------------------------------------ queue and buffer

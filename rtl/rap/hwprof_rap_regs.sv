@@ -15,7 +15,9 @@
 //     began with the merging buffer empty; CMD.dump starts a dump
 //     (dump_start_o) when the engine is idle and otherwise sets err;
 //   * counters: each event of the cycle adds 1 (32-bit saturating,
-//     hwprof_stat_bank); PEAK takes the node count after a split if larger;
+//     hwprof_stat_bank); PEAK reads the larger of its register and the node
+//     count now, which is the count after the largest split (the register
+//     takes that value at each edge);
 //   * reads (combinational, from the state before the edge): the tree values
 //     (N, NODES, PEAK, STATUS.full and the tree statistics) are a snapshot
 //     while the engine is in a pass or the TCAM write before one (freeze_i
@@ -91,8 +93,6 @@ module hwprof_rap_regs #(
   input  wire logic [ScanW-1:0]             tree_groups_i,
   /// The tree is full (splits are skipped until the next scheduled pass).
   input  wire logic                         tree_full_i,
-  /// Child groups in use after this edge (the peak after a split).
-  input  wire logic [ScanW-1:0]             tree_groups_next_i,
   /// Tree events of this cycle.
   input  hwprof_rap_pkg::tree_events_t      tree_events_i,
   /// Flow events of this cycle.
@@ -149,6 +149,12 @@ module hwprof_rap_regs #(
 
   state_t state_q, state_d;
   logic   wr_cmd, legal;
+  // PEAK: node counts grow only by splits, so the largest count seen is the
+  // larger of the register (the largest before this cycle) and the count now;
+  // the register takes that value at each edge, from registered inputs only
+  // (no path from this cycle's split decision).
+  logic [31:0] peak_now;
+  assign peak_now = (nodes_of(32'(tree_groups_i)) > state_q.peak) ? nodes_of(32'(tree_groups_i)) : state_q.peak;
   assign wr_cmd  = csr_we_i && csr_addr_i == RapAddrCmd;
   assign clear_o = wr_cmd && csr_wdata_i[RapCmdClearBit];
   assign dump_start_o = wr_cmd && csr_wdata_i[RapCmdDumpBit] && idle_i;
@@ -183,8 +189,7 @@ module hwprof_rap_regs #(
     if (!legal) state_d.err = 1'b1;
     state_d.flush = (state_q.flush && !buf_empty_i) || (wr_cmd && csr_wdata_i[RapCmdFlushBit]);
     state_d.frozen = freeze_i;
-    if (tree_events_i.splits && nodes_of(32'(tree_groups_next_i)) > state_q.peak)
-      state_d.peak = nodes_of(32'(tree_groups_next_i));
+    state_d.peak = peak_now;
     if (clear_o) begin
       state_d = StateReset;
       state_d.staged = state_q.staged;
@@ -214,7 +219,7 @@ module hwprof_rap_regs #(
 
   // Snapshot: taken from the live values at each edge that leaves them shown.
   shown_t live, held_q, shown;
-  assign live = '{n: tree_n_i, groups: tree_groups_i, full: tree_full_i, peak: state_q.peak,
+  assign live = '{n: tree_n_i, groups: tree_groups_i, full: tree_full_i, peak: peak_now,
                   stats: tree_stats};
   always_ff @(posedge clk_i) begin
     if (!state_q.frozen) held_q <= live;  // no reset: read only while frozen
