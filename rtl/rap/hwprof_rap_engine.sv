@@ -9,7 +9,9 @@
 //   -> P (pair register) -> S0: hwprof_rap_tcam search + hwprof_rap_arbiter (longest
 //   prefix = the matched leaf) -> M (the registered match; the counter row
 //   is read with M's group) -> S1: counter read-modify-write, n += w,
-//   hwprof_rap_threshold, split check, merge check (controller).
+//   hwprof_rap_threshold, split check, merge check -> D (the registered
+//   decision: the split, or the pass or TCAM write starting, one cycle
+//   after the commit) (controller).
 // The tree: the root counter plus Groups child groups; a group is the four
 // children of one internal node, stored in one TCAM entry {parent depth,
 // parent prefix} and one counter row (four counters, four "child is
@@ -19,26 +21,30 @@
 // Edge order (RapEngine::step):
 //   0. CMD.clear wins over everything: staged parameters are applied and the
 //      tree, queue, buffer, P, S1, counters and controller are reset;
-//   1. controller: RUN: the pair in S1 commits: counter += w, n += w; split
-//      (if due and a group is free), skip (due, none free, full set), or a
-//      capacity pass (due, none free, full clear); then the scheduled pass if
-//      n >= next_merge. A commit that splits or starts a pass "disturbs": the
-//      S0 match of this cycle is discarded and replayed, and M stays. A split
-//      corrects M's match in place when M's leaf is the split leaf (it moves
-//      to the new group's child); a pass leaves M stale: the first RUN
-//      cycle after a pass a commit started re-matches (S0 searches M's
-//      value if M holds a pair; nothing moves; counted in STALL_FLUSH).
+//   1. controller: RUN: D acts if the last cycle's commit decided a
+//      structural change: the split (the lowest free group), a capacity pass
+//      (due, none free, not full) or the TCAM write, then the scheduled pass
+//      if n >= next_merge; nothing moves in D's cycle. A split corrects the
+//      pairs in S1 and M matched before it in place when their leaf is the
+//      split leaf (they move to the new group's child; S1's count is 0); a
+//      pass leaves them stale: the first two RUN cycles after a pass a
+//      commit started re-match S1's pair, then M's (S0 searches the value;
+//      nothing moves; both counted in STALL_FLUSH, whether S1 and M hold a
+//      pair or not). Otherwise the pair in S1 commits: counter += w,
+//      n += w, and the split check's outcome (split if a group is free,
+//      skip if none is free and the tree is full, else a capacity pass) and
+//      the pass check are registered for D; a skip is counted at once.
 //      PASS: one scan step (below). DUMP: one beat per dump_ready_i;
-//   2. M moves to S1 (RUN, not disturbed, not the re-match cycle); S0: the
-//      re-match, or P moves to M (RUN, not disturbed, M free after this
-//      edge);
+//   2. M moves to S1 (RUN, not D's cycle, not a re-match cycle); P moves to
+//      M (the same, M free after this edge);
 //   3. buffer: FLUSH mode moves the oldest entry into P, else the queue head
 //      enters the buffer (an emitted pair needs P free after step 2); frozen
 //      during DUMP; FLUSH mode ends after a cycle that began with the buffer
 //      empty;
 //   4. register writes; 5. the ingress push; 6. the register port's tree
 //      counters (shadows) are copied from the live ones unless the next state
-//      is PASS.
+//      is PASS or TWR (until D acts, the live ones show the commit, not the
+//      split or the pass).
 // Merge pass (spec 4.1): parent depths d = H-1 down to 0; per d, each cycle
 // finds the lowest valid group with parent depth d not yet scanned (stage
 // A0), reads it (A1) and merges it when its four children are leaves and
@@ -152,8 +158,13 @@ module hwprof_rap_engine #(
     logic [CntW-1:0]   root_cnt;       // the root's counter
     logic              pair_valid;     // P holds a pair
     logic              m_valid;        // M holds a pair
-    logic              rematch_due;    // the next RUN cycle re-matches M (after a pass a commit started)
+    logic              rematch_s1_due; // the next RUN cycle re-matches S1 (after a pass a commit started)
+    logic              rematch_m_due;  // a RUN cycle re-matches M after S1's re-match
     logic              s1_valid;       // S1 holds a pair
+    logic              d_act;          // D acts in this cycle (the last commit split or starts a pass)
+    logic              d_split;        // D: the leaf splits
+    logic              d_cap;          // D: a capacity pass starts
+    logic              d_sched;        // D: the scheduled pass is due
     logic              pass_is_cap;    // the pass is a capacity pass
     logic              sched_pending;  // a scheduled pass follows the current pass or TCAM write
     logic [DepthW-1:0] pass_depth;     // the parent depth the pass scans
@@ -179,8 +190,15 @@ module hwprof_rap_engine #(
   logic [IdxW-1:0]    s1_grp_q;       // else its group
   logic [1:0]         s1_col_q;       // and its column in the group
   logic [DepthW-1:0]  s1_depth_q;
-  logic [RangeW-1:0]  s1_prefix_q;
+  logic [RangeW-1:0]  s1_value_q;
   logic [PairWtW-1:0] s1_weight_q;
+  logic               s1_fresh_q;     // S1's leaf is a child of a group made since its row was read (count 0)
+  // D: the leaf of the last commit (the split's leaf), loaded at each commit.
+  logic               d_root_q;
+  logic [IdxW-1:0]    d_grp_q;
+  logic [1:0]         d_col_q;
+  logic [DepthW-1:0]  d_depth_q;
+  logic [RangeW-1:0]  d_prefix_q;     // the leaf's prefix (the new group's parent prefix)
   logic [IdxW-1:0]    scan_a1_idx_q;  // the group scan stage A0 found in the last cycle
   logic [IdxW-1:0]    scan_b_idx_q;   // the group scan stage A1 read in the last cycle
   logic [Groups-1:0]  scan_mask_q;    // slots stage A0 may still find at this depth (thermometer)
@@ -237,7 +255,8 @@ module hwprof_rap_engine #(
   logic               buf_in_ready, buf_out_valid, buf_out_ready, buf_emit;
   logic [RangeW-1:0]  buf_out_value;
   logic [PairWtW-1:0] buf_out_weight;
-  logic               adv_m, rematch, adv_p, disturbed, pair_free;
+  logic               adv_m, rematch_s1, rematch_m, rematch_any, adv_p, disturbed, pair_free;
+  logic               rematch_s1_due_d, rematch_m_due_d;  // the re-match flags after this edge
   hwprof_rap_merge_buffer #(.MaxBuf(MaxBuf), .ValW(RangeW), .WtW(16), .PairWtW(PairWtW)) u_buf (
     .clk_i, .rst_ni, .clear_i(clear), .depth_i(buf_depth), .flush_i(flush),
     .in_valid_i(queue_valid && !in_dump), .in_ready_o(buf_in_ready),
@@ -249,10 +268,10 @@ module hwprof_rap_engine #(
   assign buf_emit = buf_out_valid && buf_out_ready;
 
   // ------------------------------------------------------------------ S0: TCAM + arbiter
-  // S0 searches M's value while M's match is stale (after a pass), else P's.
+  // S0 searches S1's value, then M's, in the re-match cycles after a pass,
+  // else P's.
   logic [RangeW-1:0]        s0_value;
-  logic                     m_stale_next;  // M holds a stale match next cycle
-  assign s0_value = (ctl_q.m_valid && ctl_q.rematch_due) ? m_value_q : pair_value_q;
+  assign s0_value = ctl_q.rematch_s1_due ? s1_value_q : (ctl_q.rematch_m_due ? m_value_q : pair_value_q);
   logic [Groups-1:0]        tcam_match, tcam_valid, tcam_sel;
   logic [Groups*DepthW-1:0] tcam_pdepth;
   logic [Groups*H-1:0]      tcam_pdepth_hot;
@@ -267,20 +286,22 @@ module hwprof_rap_engine #(
   if (TcamSlice == 0) begin : gen_tcam_ff
     hwprof_rap_tcam #(.RangeW(RangeW), .Groups(Groups)) u_tcam (
       .clk_i, .rst_ni, .clear_i(clear), .key_i(s0_value), .match_o(tcam_match), .pdepth_o(tcam_pdepth), .pdepth_hot_o(tcam_pdepth_hot),
-      .set_i(tcam_set), .set_idx_i(free_idx), .set_pdepth_i(s1_depth_q), .set_prefix_i(s1_prefix_q),
+      .set_i(tcam_set), .set_idx_i(free_idx), .set_pdepth_i(d_depth_q), .set_prefix_i(d_prefix_q),
       .inv_i(tcam_inv), .inv_idx_i(scan_b_idx_q),
       .rd_idx_i(dump_idx), .rd_valid_o(dump_rd_valid), .rd_pdepth_o(dump_rd_pdepth),
       .rd_prefix_o(dump_rd_prefix), .valid_o(tcam_valid), .sel_pdepth_i(ctl_q.pass_depth), .sel_o(tcam_sel));
     assign tcam_busy = 1'b0;
     assign tcam_last = 1'b0;
-    logic unused_m_stale_next;  // the flip-flop TCAM searches s0_value in its own cycle
-    assign unused_m_stale_next = m_stale_next;
   end else begin : gen_tcam_ram
-    // The RAM TCAM reads the key one cycle ahead: next cycle's s0_value.
+    // The RAM TCAM reads the key one cycle ahead: next cycle's s0_value
+    // (the re-match flags of the next cycle come from registers only).
+    logic [RangeW-1:0] key_next;
+    assign key_next = rematch_s1_due_d ? s1_value_q :
+                      (rematch_m_due_d ? m_value_q : (buf_emit ? buf_out_value : pair_value_q));
     hwprof_rap_tcam_ram #(.RangeW(RangeW), .Groups(Groups), .SliceW(TcamSlice)) u_tcam (
-      .clk_i, .rst_ni, .clear_i(clear), .key_next_i(m_stale_next ? m_value_q : (buf_emit ? buf_out_value : pair_value_q)),
+      .clk_i, .rst_ni, .clear_i(clear), .key_next_i(key_next),
       .match_o(tcam_match), .pdepth_o(tcam_pdepth), .pdepth_hot_o(tcam_pdepth_hot),
-      .set_i(tcam_set), .set_idx_i(free_idx), .set_pdepth_i(s1_depth_q), .set_prefix_i(s1_prefix_q),
+      .set_i(tcam_set), .set_idx_i(free_idx), .set_pdepth_i(d_depth_q), .set_prefix_i(d_prefix_q),
       .inv_i(tcam_inv), .inv_idx_i(scan_b_idx_q), .busy_o(tcam_busy), .last_o(tcam_last),
       .rd_idx_i(dump_idx), .rd_valid_o(dump_rd_valid), .rd_pdepth_o(dump_rd_pdepth),
       .rd_prefix_o(dump_rd_prefix), .valid_o(tcam_valid), .sel_pdepth_i(ctl_q.pass_depth), .sel_o(tcam_sel));
@@ -315,24 +336,29 @@ module hwprof_rap_engine #(
   logic [CntW-1:0] leaf_cnt, leaf_cnt_new, n_new, thr_cur;
   logic            commit, split_due, fits, sched_due;
   logic            split_now, skip_now, cap_start, sched_start;
+  logic            d_act_d;
   hwprof_rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_cur (.eps_i(eps), .n_i(ctl_q.n), .t_o(thr_cur));
   // The split check's threshold and the pass check, computed when the pair
-  // enters S1 (from M): it commits in the next cycle (S1 is loaded only in
-  // RUN without a disturbing commit, so the next cycle is RUN), when n is
-  // the n of the loading edge (n + S1's weight if S1 committed there) and
-  // next_merge has not changed (it changes only at a pass's end). So the
-  // multiplier of T(n + w) and the compare with next_merge run in M's
-  // cycle, off the path from the counter SRAM's read to the split decision.
-  logic [CntW-1:0] n_load, n_load_new, thr_load;
+  // enters S1 (from M, or S1's own pair in its re-match cycle after a
+  // pass): n is then the n it commits with (n + S1's weight if S1 commits
+  // at the loading edge; no other commit comes between, and a pass, which
+  // changes next_merge, is followed by S1's re-match). So the multiplier of
+  // T(n + w) and the compare with next_merge run before S1's cycle, off the
+  // path from the counter SRAM's read to the split decision.
+  logic [CntW-1:0]    n_load, n_load_new, thr_load;
+  logic [PairWtW-1:0] load_weight;  // the weight of the pair entering S1
+  assign load_weight = rematch_s1 ? s1_weight_q : m_weight_q;
   assign n_load     = commit ? n_new : ctl_q.n;
-  assign n_load_new = n_load + CntW'(m_weight_q);
+  assign n_load_new = n_load + CntW'(load_weight);
   hwprof_rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_load (.eps_i(eps), .n_i(n_load_new), .t_o(thr_load));
   logic [CntW:0]   s1_thr_room_q;   // T(n + w) - w for S1's pair (negative: T < w)
   logic            s1_sched_due_q;  // n + w >= next_merge for S1's pair
-  assign leaf_cnt     = s1_root_q ? ctl_q.root_cnt : row_cnt[32'(s1_col_q) * CntW +: CntW];
+  assign leaf_cnt     = s1_fresh_q ? '0 : (s1_root_q ? ctl_q.root_cnt : row_cnt[32'(s1_col_q) * CntW +: CntW]);
   assign leaf_cnt_new = leaf_cnt + CntW'(s1_weight_q);
   assign n_new        = ctl_q.n + CntW'(s1_weight_q);
-  assign commit       = in_run && ctl_q.s1_valid;
+  // S1 commits in RUN except in D's cycle and the re-match cycles.
+  assign rematch_any  = ctl_q.rematch_s1_due || ctl_q.rematch_m_due;
+  assign commit       = in_run && ctl_q.s1_valid && !ctl_q.d_act && !rematch_any;
   // count + w > T(n + w), as count > T(n + w) - w (registered at S1's
   // load): after the counter SRAM's read only one compare (one carry chain)
   // decides, not an add and a compare in series. T < w: due (count + w >=
@@ -341,26 +367,35 @@ module hwprof_rap_engine #(
   assign split_due    = 32'(s1_depth_q) < H && (s1_thr_room_q[CntW] || leaf_cnt > s1_thr_room_q[CntW-1:0]);
   assign fits         = ctl_q.used_groups < cap_groups;
   assign sched_due    = s1_sched_due_q;
-  assign split_now    = commit && split_due && fits;
   assign skip_now     = commit && split_due && !fits && ctl_q.full;
-  assign cap_start    = commit && split_due && !fits && !ctl_q.full;
-  assign sched_start  = commit && !cap_start && sched_due;
-  assign disturbed    = split_now || cap_start || sched_start;
-  // The first RUN cycle after a pass that a commit started re-matches M
-  // (S0 searches M's value; nothing moves), whether M holds a pair or not:
-  // one counted cycle per such pass, independent of the stream's timing.
-  assign rematch      = in_run && !disturbed && ctl_q.rematch_due;
-  assign adv_m        = in_run && !disturbed && !ctl_q.rematch_due && ctl_q.m_valid;
-  assign adv_p        = in_run && !disturbed && !ctl_q.rematch_due && ctl_q.pair_valid && (!ctl_q.m_valid || adv_m);
+  // The decision is registered (stage D): it reaches four flip-flops, never
+  // the stream's moves in its own cycle. In D's cycle (the next) nothing
+  // moves: the split is made, or the pass or TCAM write starts at its edge.
+  assign d_act_d      = commit && ((split_due && (fits || !ctl_q.full)) || sched_due);
+  assign split_now    = ctl_q.d_act && ctl_q.d_split;
+  assign cap_start    = ctl_q.d_act && ctl_q.d_cap;
+  assign sched_start  = ctl_q.d_act && !ctl_q.d_cap && ctl_q.d_sched;
+  assign disturbed    = ctl_q.d_act;
+  // The first two RUN cycles after a pass that a commit started re-match
+  // S1's pair, then M's (S0 searches its value; nothing moves), whether S1
+  // and M hold pairs or not: two counted cycles per such pass, independent
+  // of the stream's timing.
+  assign rematch_s1   = in_run && !disturbed && ctl_q.rematch_s1_due;
+  assign rematch_m    = in_run && !disturbed && !ctl_q.rematch_s1_due && ctl_q.rematch_m_due;
+  assign rematch_s1_due_d = (ctl_q.rematch_s1_due && !rematch_s1) || cap_start || sched_start;
+  assign rematch_m_due_d  = (ctl_q.rematch_m_due && !rematch_m) || cap_start || sched_start;
+  assign adv_m        = in_run && !disturbed && !rematch_any && ctl_q.m_valid;
+  assign adv_p        = in_run && !disturbed && !rematch_any && ctl_q.pair_valid && (!ctl_q.m_valid || adv_m);
   assign pair_free    = !ctl_q.pair_valid || adv_p;
-  // M's match is stale from a pass start (M does not move when disturbed)
-  // until the re-match; the RAM TCAM then reads M's value.
-  assign m_stale_next = ctl_q.m_valid && ((ctl_q.rematch_due && !rematch) || cap_start || sched_start);
-  // A split whose leaf is M's leaf: M's pair now lies in the new group (the
-  // deepest match), in the child its value selects at the new depth.
-  logic m_fix;
-  assign m_fix = split_now && ctl_q.m_valid &&
-                 (m_root_q ? s1_root_q : (!s1_root_q && m_grp_q == s1_grp_q && m_col_q == s1_col_q));
+  // A split corrects the pairs matched before it: S1's and M's, when their
+  // leaf is the split leaf (D's), now lie in the new group (the deepest
+  // match), in the child their value selects at the new depth. S1's count
+  // is then 0 (the new row; the row read at this edge is the old one).
+  logic s1_fix, m_fix;
+  assign s1_fix = split_now && ctl_q.s1_valid &&
+                  (s1_root_q ? d_root_q : (!d_root_q && s1_grp_q == d_grp_q && s1_col_q == d_col_q));
+  assign m_fix  = split_now && ctl_q.m_valid &&
+                  (m_root_q ? d_root_q : (!d_root_q && m_grp_q == d_grp_q && m_col_q == d_col_q));
 
   // ------------------------------------------------------------------ merge pass scan
   // Three stages. A0 (every pass cycle): find the lowest valid group with
@@ -452,7 +487,7 @@ module hwprof_rap_engine #(
   logic unused_n_any;
   assign unused_n_any = n_any;
 
-  assign idle = in_run && !ctl_q.s1_valid && !ctl_q.m_valid && !ctl_q.pair_valid && buf_empty && !flush && !queue_valid;
+  assign idle = in_run && !ctl_q.d_act && !ctl_q.s1_valid && !ctl_q.m_valid && !ctl_q.pair_valid && buf_empty && !flush && !queue_valid;
 
   // ------------------------------------------------------------------ controller
   // A pass starts at the deepest parent depth.
@@ -467,18 +502,20 @@ module hwprof_rap_engine #(
   always_comb begin
     ctl_d = ctl_q;
     // 1. Controller.
-    if (commit) begin
-      ctl_d.n = n_new;
-      if (cap_start) begin
-        ctl_d = start_pass(ctl_d, 1'b1);
-        ctl_d.sched_pending = sched_due;
-      end else if (split_now && TcamSlice != 0) begin
-        // The RAM TCAM's write first, then the scheduled pass if it is due.
-        ctl_d.state = StTwr;
-        ctl_d.sched_pending = sched_due;
-      end else if (sched_start) begin
-        ctl_d = start_pass(ctl_d, 1'b0);
-      end
+    if (commit) ctl_d.n = n_new;
+    ctl_d.d_act = d_act_d;
+    ctl_d.d_split = split_due && fits;
+    ctl_d.d_cap = split_due && !fits && !ctl_q.full;
+    ctl_d.d_sched = sched_due;
+    if (cap_start) begin
+      ctl_d = start_pass(ctl_d, 1'b1);
+      ctl_d.sched_pending = ctl_q.d_sched;
+    end else if (split_now && TcamSlice != 0) begin
+      // The RAM TCAM's write first, then the scheduled pass if it is due.
+      ctl_d.state = StTwr;
+      ctl_d.sched_pending = ctl_q.d_sched;
+    end else if (sched_start) begin
+      ctl_d = start_pass(ctl_d, 1'b0);
     end
     if (in_twr && tcam_last) begin
       ctl_d.state = StRun;
@@ -519,8 +556,9 @@ module hwprof_rap_engine #(
     // P, M and S1.
     ctl_d.pair_valid = (ctl_q.pair_valid && !adv_p) || buf_emit;
     ctl_d.m_valid = (ctl_q.m_valid && !adv_m) || adv_p;
-    ctl_d.rematch_due = (ctl_q.rematch_due && !rematch) || cap_start || sched_start;
-    ctl_d.s1_valid = adv_m;
+    ctl_d.rematch_s1_due = rematch_s1_due_d;
+    ctl_d.rematch_m_due = rematch_m_due_d;
+    ctl_d.s1_valid = adv_m || (ctl_q.s1_valid && !commit);
     // 4. Register writes: a dump starts (idle only).
     if (dump_start) begin
       ctl_d.state = StDump;
@@ -541,7 +579,7 @@ module hwprof_rap_engine #(
   assign tree_events = '{pairs: commit, splits: do_split, skipped: skip_now || (cap_end && !fits),
                          sched_passes: pass_end && !ctl_q.pass_is_cap, cap_passes: cap_end,
                          merges: do_merge};
-  assign flow_events = '{raw: queue_take, stall_flush: disturbed || rematch, stall_cap: in_pass && ctl_q.pass_is_cap,
+  assign flow_events = '{raw: queue_take, stall_flush: disturbed || rematch_s1 || rematch_m, stall_cap: in_pass && ctl_q.pass_is_cap,
                          stall_sched: in_pass && !ctl_q.pass_is_cap, in_stall: ev_valid_i && !ev_ready_o,
                          stall_tcam: in_twr};
 
@@ -555,7 +593,7 @@ module hwprof_rap_engine #(
       m_value_q <= pair_value_q;
       m_weight_q <= pair_weight_q;
     end
-    if (adv_p || rematch) begin
+    if (adv_p || rematch_m) begin
       m_root_q <= !arb_hit;
       m_grp_q <= arb_idx;
       m_col_q <= s0_col;
@@ -563,18 +601,40 @@ module hwprof_rap_engine #(
     end else if (m_fix) begin
       m_root_q <= 1'b0;
       m_grp_q <= free_idx;
-      m_col_q <= m_value_q[RangeW - 2 * (32'(s1_depth_q) + 1) +: 2];
-      m_depth_q <= s1_depth_q + DepthW'(1);
+      m_col_q <= m_value_q[RangeW - 2 * (32'(d_depth_q) + 1) +: 2];
+      m_depth_q <= d_depth_q + DepthW'(1);
     end
     if (adv_m) begin
       s1_root_q <= m_root_q;
       s1_grp_q <= m_grp_q;
       s1_col_q <= m_col_q;
       s1_depth_q <= m_depth_q;
-      s1_prefix_q <= m_value_q & RangeW'(prefix_mask(RangeW, 32'(m_depth_q)));
+      s1_value_q <= m_value_q;
       s1_weight_q <= m_weight_q;
-      s1_thr_room_q <= {1'b0, thr_load} - {1'b0, CntW'(m_weight_q)};
+      s1_fresh_q <= 1'b0;
+    end else if (rematch_s1) begin
+      s1_root_q <= !arb_hit;
+      s1_grp_q <= arb_idx;
+      s1_col_q <= s0_col;
+      s1_depth_q <= s0_depth;
+      s1_fresh_q <= 1'b0;
+    end else if (s1_fix) begin
+      s1_root_q <= 1'b0;
+      s1_grp_q <= free_idx;
+      s1_col_q <= s1_value_q[RangeW - 2 * (32'(d_depth_q) + 1) +: 2];
+      s1_depth_q <= d_depth_q + DepthW'(1);
+      s1_fresh_q <= 1'b1;
+    end
+    if (adv_m || rematch_s1) begin
+      s1_thr_room_q <= {1'b0, thr_load} - {1'b0, CntW'(load_weight)};
       s1_sched_due_q <= n_load_new >= ctl_q.next_merge;
+    end
+    if (commit) begin
+      d_root_q <= s1_root_q;
+      d_grp_q <= s1_grp_q;
+      d_col_q <= s1_col_q;
+      d_depth_q <= s1_depth_q;
+      d_prefix_q <= s1_value_q & RangeW'(prefix_mask(RangeW, 32'(s1_depth_q)));
     end
     scan_a1_idx_q <= scan_hit_idx;
     scan_b_idx_q <= scan_a1_idx_q;
@@ -585,7 +645,7 @@ module hwprof_rap_engine #(
   // Row metadata (the counters are in u_cnt). The parent location of a
   // group is written when it is allocated.
   always_ff @(posedge clk_i) begin
-    if (!clear && do_split) parent_q[free_idx] <= '{root: s1_root_q, grp: s1_grp_q, col: s1_col_q};
+    if (!clear && do_split) parent_q[free_idx] <= '{root: d_root_q, grp: d_grp_q, col: d_col_q};
   end
 
   // "Child is internal" bits: a split sets its leaf's bit in the leaf's
@@ -601,9 +661,9 @@ module hwprof_rap_engine #(
   logic [3:0]             child_internal_d [Groups];
   always_comb begin
     for (int unsigned c = 0; c < 4; c++)
-      ci_col[c] = clear || (do_split ? s1_col_q == 2'(c) : parent_col_b == 2'(c));
+      ci_col[c] = clear || (do_split ? d_col_q == 2'(c) : parent_col_b == 2'(c));
     for (int unsigned g = 0; g < Groups; g++) begin
-      ci_set_row[g] = !clear && do_split && !s1_root_q && s1_grp_q == IdxW'(g);
+      ci_set_row[g] = !clear && do_split && !d_root_q && d_grp_q == IdxW'(g);
       ci_clr_row[g] = clear || (do_merge && !parent_root_b && parent_grp_b == IdxW'(g));
       for (int unsigned c = 0; c < 4; c++)
         child_internal_d[g][c] = (child_internal_q[g][c] && !(ci_clr_row[g] && ci_col[c])) ||
@@ -629,7 +689,9 @@ module hwprof_rap_engine #(
   logic root_beat;
   assign root_beat = ctl_q.beat == '0;
   assign dump_idx = (ctl_d.beat == '0) ? '0 : IdxW'(ctl_d.beat - ScanW'(1));
-  assign cnt_read_row = in_dump ? dump_idx : (in_pass ? scan_a1_idx_q : m_grp_q);
+  // In RUN and TWR: M's row at the edge M moves to S1, else S1's (S1 waits
+  // through D's cycle, a TCAM write, a pass and its re-matches).
+  assign cnt_read_row = in_dump ? dump_idx : (in_pass ? scan_a1_idx_q : (adv_m ? m_grp_q : s1_grp_q));
   assign dump_valid_o = in_dump;
   assign dump_last_o = in_dump && ctl_q.beat == ScanW'(Groups);
   assign dump_slot_valid_o = root_beat || dump_rd_valid;

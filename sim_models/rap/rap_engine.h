@@ -2,7 +2,8 @@
 // of a pair is RapTreeT::add (the functional model, written once) and the
 // merging buffer is RapEventBuffer; this class adds the event queue, the
 // pair register P, the match/update pipeline (S0: match P's value; M: the
-// registered match; S1: update), the controller's
+// registered match; S1: update; D: the structural change a commit decided),
+// the controller's
 // pass and dump states, the register port and the stall accounting. Every
 // step() returns the outputs of the cycle (from the state before the edge)
 // and then commits the edge in the RTL's order:
@@ -12,16 +13,20 @@
 //      holds the result, the RTL computes it over these cycles; the order is
 //      capacity pass, TCAM write of the split, scheduled pass); a dump beat
 //      advances;
-//      in RUN the pair in S1 commits (RapTree::add); a commit that changed the
-//      tree's structure (split or pass) "disturbs": the match S0 computed in
-//      this cycle is thrown away and replayed, and M's pair stays in M; after
-//      a pass M's match is stale too: the first RUN cycle after any pass a
-//      commit started is a re-match cycle (S0 searches M's value if M holds
-//      a pair; nothing moves), counted in STALL_FLUSH; after a split alone
-//      the RTL corrects M's match in place (the split leaf's new child);
-//   2. M moves to S1 (RUN, not disturbed, not the re-match cycle); S0: the
-//      re-match, or the pair in P moves to M (RUN, not disturbed, M free
-//      after this edge);
+//      in RUN the pair in S1 commits (RapTree::add) unless the decision
+//      stage D acts in this cycle. A commit that changes the tree's
+//      structure (split or pass) is acted on in the next cycle (D: the RTL
+//      registers the split check's outcome, so the decision never reaches
+//      the stream's moves in its own cycle): in the commit's cycle the
+//      stream moves on as usual; in D's cycle nothing moves (counted in
+//      STALL_FLUSH), the split is made (the RTL corrects the pairs in S1 and
+//      M whose leaf split) and a pass or TCAM write starts at its edge.
+//      After a pass the pairs in S1 and M are stale: the first two RUN
+//      cycles after any pass a commit started re-match S1's pair, then M's
+//      (nothing moves; each counted in STALL_FLUSH, whether S1 and M hold a
+//      pair or not, so STALL_FLUSH does not depend on the stream's timing);
+//   2. M moves to S1 (RUN, not D's cycle, not a re-match cycle); S0: P
+//      moves to M (the same, M free after this edge);
 //   3. buffer: in FLUSH mode the oldest entry goes to P (FLUSH mode ends at
 //      the edge of a cycle that began with the buffer empty); otherwise the
 //      queue head enters the buffer (merged, appended, or emitting a pair into
@@ -114,7 +119,7 @@ class RapEngineT {
   const RapEngineConfig& config() const { return cfg_; }
   const Tree& tree() const { return tree_; }
   const RapEventBuffer& buffer() const { return buf_; }
-  bool idle() const { return st_ == St::Run && !s1_ && !m_ && !p_ && buf_.empty() && !flush_ && q_.empty(); }
+  bool idle() const { return st_ == St::Run && !d_ && !s1_ && !m_ && !p_ && buf_.empty() && !flush_ && q_.empty(); }
   bool err() const { return err_; }
 
   uint32_t csr_read(unsigned addr) const {
@@ -170,7 +175,7 @@ class RapEngineT {
     const St st_before = st_;
 
     // 1. Controller.
-    bool disturbed = false;
+    bool disturbed = false, committed = false;
     if (st_ == St::Pass || st_ == St::Twr) {
       if (rem_cap_ > 0) {
         --rem_cap_;
@@ -190,31 +195,46 @@ class RapEngineT {
         else
           ++beat_;
       }
-    } else if (s1_) {
-      const auto u = tree_.add(static_cast<V>(s1_pair_.value), s1_pair_.weight);
-      disturbed = u.split || u.capacity_pass || u.scheduled_pass;
-      if (disturbed) ++stall_flush_;
-      if (u.capacity_pass || u.scheduled_pass) rematch_ = true;
-      rem_cap_ = u.capacity_pass ? cfg_.pass_cycles(u.capacity_pass_nodes) : 0;
-      rem_twr_ = u.split ? cfg_.tcam_write_cycles() : 0;
-      rem_sched_ = u.scheduled_pass ? cfg_.pass_cycles(u.scheduled_pass_nodes) : 0;
+    } else if (d_) {
+      // D's cycle: the structural change of the last commit.
+      disturbed = true;
+      d_ = false;
+      ++stall_flush_;
+      if (d_pass_) rematch_ = 2;
       st_ = busy_state();
+    } else if (s1_ && rematch_ == 0) {  // S1 waits through the re-match cycles
+      const Shown before = shown_;
+      const auto u = tree_.add(static_cast<V>(s1_pair_.value), s1_pair_.weight);
+      committed = true;
+      if (u.split || u.capacity_pass || u.scheduled_pass) {
+        d_ = true;
+        d_pass_ = u.capacity_pass || u.scheduled_pass;
+        rem_cap_ = u.capacity_pass ? cfg_.pass_cycles(u.capacity_pass_nodes) : 0;
+        rem_twr_ = u.split ? cfg_.tcam_write_cycles() : 0;
+        rem_sched_ = u.scheduled_pass ? cfg_.pass_cycles(u.scheduled_pass_nodes) : 0;
+        // Until D acts the register port shows the commit only (n, PAIRS,
+        // a skip at a full tree), not the split or the pass.
+        shown_d_ = before;
+        shown_d_.n = tree_.n();
+        ++shown_d_.pairs;
+        if (u.split_skipped && !u.capacity_pass) ++shown_d_.skipped;
+      }
     }
 
-    // 2. M -> S1; S0: M re-matches or P -> M.
+    // 2. M -> S1; P -> M; or a re-match cycle.
     const bool run = st_before == St::Run && !disturbed;
-    const bool rematch = run && rematch_;
-    const bool adv_m = run && !rematch_ && m_;
-    const bool adv_p = run && !rematch_ && p_ && (!m_ || adv_m);
+    const bool rematch = run && rematch_ > 0;
+    const bool adv_m = run && !rematch && m_;
+    const bool adv_p = run && !rematch && p_ && (!m_ || adv_m);
     const bool p_free = !p_ || adv_p;
-    s1_ = adv_m;
+    s1_ = adv_m || (s1_ && !committed);
     if (adv_m) {
       s1_pair_ = m_pair_;
       m_ = false;
     }
     if (rematch) {
-      rematch_ = false;
-      ++stall_flush_;  // the re-match cycle (M's pair, if any, searched again)
+      --rematch_;
+      ++stall_flush_;  // a re-match cycle (S1's pair, then M's, searched again)
     }
     if (adv_p) {
       m_pair_ = p_pair_;
@@ -251,7 +271,8 @@ class RapEngineT {
     if (in.ev_valid && o.ev_ready) q_.push_back({in.ev_value & mask(), in.ev_weight});
 
     // 6. Shown counters.
-    if (st_ == St::Run || st_ == St::Dump) shown_ = shown_from_tree();
+    if (d_) shown_ = shown_d_;
+    else if (st_ == St::Run || st_ == St::Dump) shown_ = shown_from_tree();
     return o;
   }
 
@@ -296,7 +317,8 @@ class RapEngineT {
     tree_.init(params_for(cfg_, staged_));
     buf_.set_depth(staged_.buf);
     q_.clear();
-    p_ = m_ = rematch_ = s1_ = flush_ = false;
+    p_ = m_ = s1_ = d_ = flush_ = false;
+    rematch_ = 0;
     st_ = St::Run;
     beat_ = 0;
     rem_cap_ = rem_twr_ = rem_sched_ = 0;
@@ -342,10 +364,15 @@ class RapEngineT {
   RapEventBuffer buf_;
   std::deque<RapPair> q_;
   bool p_ = false, m_ = false, s1_ = false, flush_ = false, err_ = false;
-  /// The first RUN cycle after a pass that a commit started re-matches M
-  /// (nothing moves): one cycle per such pass whether M holds a pair or not,
-  /// so STALL_FLUSH does not depend on how the stream arrives.
-  bool rematch_ = false;
+  /// D acts in the next cycle (the last commit split or started a pass).
+  bool d_ = false;
+  bool d_pass_ = false;  ///< and it starts a pass (S1 and M re-match after it)
+  /// Re-match cycles still due: the first two RUN cycles after a pass that a
+  /// commit started re-match S1's pair, then M's (nothing moves): two cycles
+  /// per such pass whether S1 and M hold pairs or not, so STALL_FLUSH does
+  /// not depend on how the stream arrives.
+  unsigned rematch_ = 0;
+  Shown shown_d_;  ///< the register port's view until D acts
   RapPair p_pair_, m_pair_, s1_pair_;
   St st_ = St::Run;
   unsigned beat_ = 0;

@@ -99,7 +99,7 @@ TEST(RapEngine, PaperFig1Scenario) {
     EXPECT_EQ(r.counters.merges, 1u);       // ... and the pass at n = 104 merges 0c/3's group
     // Six structural commits (90 splits and starts the pass), plus M's
     // re-match after the pass (0c/3 waited in M).
-    EXPECT_EQ(r.counters.stall_flush, 6u + 1u);
+    EXPECT_EQ(r.counters.stall_flush, 6u + 2u);
     EXPECT_EQ(r.counters.stall_sched, 10u);  // 5 groups + H (4) + 1 drain cycle
     EXPECT_EQ(r.counters.sched, 1u);
     // RAM TCAM, W = 8 in two 4-bit slices: each split rewrites 16 addresses
@@ -110,7 +110,7 @@ TEST(RapEngine, PaperFig1Scenario) {
 
 // The RAM TCAM's write after a split (docs/rap_engine.md, "TCAM write
 // latency"): STATUS shows TWR for exactly 2^4 + 1 = 17 cycles after the
-// split's commit while the queue keeps taking events; the pair behind the
+// split's D cycle while the queue keeps taking events; the pair behind the
 // split is matched against the new entry once TWR ends (the tree check).
 TEST(RapEngine, TcamWriteLatency) {
   Both b(kRapSmall, 12);
@@ -120,7 +120,7 @@ TEST(RapEngine, TcamWriteLatency) {
   b.write(RapCsr::Cmd, kRapCmdClear);
   RapEngine::In in;
   unsigned twr = 0, first = 0, c = 0, taken = 0;
-  for (; c < 60; ++c) {
+  for (; c < 70; ++c) {
     in = {};
     in.ev_valid = c < 3;
     in.ev_value = 0x37;
@@ -133,10 +133,11 @@ TEST(RapEngine, TcamWriteLatency) {
       ++twr;
     }
   }
-  // Event 1 splits the root (commit at cycle 4: queue, P, M, S1), event 2
-  // then splits 00/1 after the first write; event 3 splits 30/2.
+  // Event 1 splits the root (commit at cycle 4: queue, P, M, S1; the split
+  // in D's cycle 5), event 2 then splits 00/1 after the first write; event
+  // 3 splits 30/2.
   EXPECT_EQ(taken, 3u);
-  EXPECT_EQ(first, 5u);
+  EXPECT_EQ(first, 6u);
   EXPECT_EQ(twr, 3u * 17u);
   EXPECT_EQ(b.read(RapCsr::StallTcam), 3u * 17u);
   EXPECT_EQ(b.read(RapCsr::Splits), 3u);

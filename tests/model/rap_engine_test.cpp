@@ -85,8 +85,8 @@ BOOST_AUTO_TEST_CASE(BufferWeightOverflowAppendsASecondEntry) {
 // Paper Fig. 1 analogue (docs/rap.md worked example) through the engine with
 // W = 8, 8 groups, buffer off: six commits change the structure (four
 // drill-down splits, the split of 80/1 with the scheduled pass at n = 104,
-// the split of 0c/3), and the pair waiting in M during the pass re-matches
-// after it, so StallFlush = 6 + 1; the pass at n = 104 starts with 21
+// the split of 0c/3), each acted on in a D cycle, and the pass is followed
+// by the two re-match cycles (S1's pair, M's), so StallFlush = 6 + 2; the pass at n = 104 starts with 21
 // nodes (5 groups): 5 + H + 1 (drain) = 10 cycles.
 BOOST_AUTO_TEST_CASE(PaperFig1ScenarioStallsAsDocumented) {
   RapEngineConfig cfg;
@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(PaperFig1ScenarioStallsAsDocumented) {
   BOOST_TEST(r.counters.merges == 1u);
   BOOST_TEST(r.counters.nodes == 21u);
   BOOST_TEST(r.counters.peak == 21u);
-  BOOST_TEST(r.counters.stall_flush == 7u);
+  BOOST_TEST(r.counters.stall_flush == 8u);
   BOOST_TEST(r.counters.stall_sched == 10u);
   BOOST_TEST(r.counters.stall_cap == 0u);
   // The default RAM TCAM (4-bit slices): each split spends 2^4 + 1 cycles in
@@ -154,7 +154,7 @@ BOOST_AUTO_TEST_CASE(CapacityPassIsChargedSeparately) {
   BOOST_TEST(r.counters.cap == 1u);
   BOOST_TEST(r.counters.skipped == 2u);  // the second 8 is skipped without a pass (full)
   BOOST_TEST(r.counters.stall_cap == 5u);
-  BOOST_TEST(r.counters.stall_flush == 4u);  // two splits, one capacity pass, M's re-match after it
+  BOOST_TEST(r.counters.stall_flush == 5u);  // D cycles of two splits and one capacity pass, two re-matches after it
   BOOST_TEST((r.counters.status & kRapStFull) != 0u);
 }
 
