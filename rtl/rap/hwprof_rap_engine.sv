@@ -823,13 +823,14 @@ module hwprof_rap_engine #(
       assert (!ci_free_dirty);
       // Stage B's registered parent is the word at its group.
       if (ctl_q.scan_b_valid) assert (parent_b_q == parent_q[scan_b_idx_q]);
-      // Reachability (formal/rap_engine.sby cover task, 15 cycles): a split,
+      // Reachability (formal/rap_engine.sby cover task, 16 cycles): a split,
       // a whole dump, two commits on one counter in a row (forwarding), a
       // merge, capacity exhaustion (a capacity pass that frees nothing, the
       // split skipped), a skip while full, a capacity pass that frees a group
       // for its split, a scheduled pass ending (next_merge doubles), doubling
       // more than once at one pass end, a scheduled pass right after a
-      // capacity pass.
+      // capacity pass, the split's fix-up of S1 and of M, S1's re-match
+      // with a pair.
       cover (do_split);
       cover (dump_last_o && dump_ready_i);
       cover (commit && fv_commit_q && !s1_root_q && s1_grp_q == fv_grp_q && s1_col_q == fv_col_q);
@@ -840,6 +841,9 @@ module hwprof_rap_engine #(
       cover (pass_end && !ctl_q.pass_is_cap);
       cover (pass_end && !ctl_q.pass_is_cap && next_merge_doubled > {ctl_q.next_merge[CntW-2:0], 1'b0});
       cover (in_pass && ctl_q.pass_is_cap && pass_end && ctl_q.sched_pending);
+      cover (s1_fix);
+      cover (m_fix);
+      cover (rematch_s1 && ctl_q.s1_valid);
 `ifdef HWPROF_FV_RAP_DEEP
       // Two merges in a row (a cascade): with Groups = 2 and RangeW = 4 the
       // second would be a merge into the root, so a deeper run
