@@ -451,9 +451,18 @@ module hwprof_rap_engine #(
   // group the pass freed.
   assign split_after = cap_end && fits;
 
-  // Allocation: the lowest free group.
+  // Allocation: the lowest free group, picked one cycle ahead and
+  // registered, so the 127-entry pick never feeds the TCAM flags' write
+  // decode, the counter row's zero or the parent word in the same cycle.
+  // Exact: the valid bits never change at the edge before a split (D's
+  // split follows a commit; a capacity pass's drain cycle follows a cycle
+  // whose stage B holds no group: the empty A0 cycle of depth 1), asserted
+  // below (free_pick_current).
   logic unused_free_any;
-  hwprof_lzc #(.N(Groups)) u_free_pick (.in_i(~tcam_valid), .idx_o(free_idx), .valid_o(unused_free_any));
+  logic [IdxW-1:0] free_pick, free_idx_q;
+  hwprof_lzc #(.N(Groups)) u_free_pick (.in_i(~tcam_valid), .idx_o(free_pick), .valid_o(unused_free_any));
+  always_ff @(posedge clk_i) free_idx_q <= free_pick;  // no reset: used only at a split, cycles after any reset
+  assign free_idx = free_idx_q;
   assign do_split = split_now || split_after;
   assign tcam_set = do_split && !clear;
   assign tcam_inv = do_merge && !clear;
@@ -823,6 +832,8 @@ module hwprof_rap_engine #(
       assert (!ci_free_dirty);
       // Stage B's registered parent is the word at its group.
       if (ctl_q.scan_b_valid) assert (parent_b_q == parent_q[scan_b_idx_q]);
+      // The registered free pick is the current one at every split.
+      if (do_split) assert (free_idx == free_pick);
       // Reachability (formal/rap_engine.sby cover task, 16 cycles): a split,
       // a whole dump, two commits on one counter in a row (forwarding), a
       // merge, capacity exhaustion (a capacity pass that frees nothing, the
@@ -868,6 +879,7 @@ module hwprof_rap_engine #(
 
   `HWPROF_ASSERT(used_le_cap, ctl_q.used_groups <= ScanW'(Groups))
   `HWPROF_ASSERT(no_split_without_room, !do_split || !tcam_valid[free_idx])
+  `HWPROF_ASSERT(free_pick_current, !do_split || free_idx == free_pick)
   `HWPROF_ASSERT(no_merge_at_cap_end, !(cap_end && do_merge))
   `HWPROF_ASSERT(twr_iff_tcam_busy, in_twr == tcam_busy)
   `HWPROF_ASSERT(stage_a1_in_pass, !ctl_q.scan_a1_valid || in_pass)
