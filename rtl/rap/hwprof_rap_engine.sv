@@ -294,10 +294,13 @@ module hwprof_rap_engine #(
     assign tcam_last = 1'b0;
   end else begin : gen_tcam_ram
     // The RAM TCAM reads the key one cycle ahead: next cycle's s0_value
-    // (the re-match flags of the next cycle come from registers only).
+    // (the re-match flags of the next cycle come from registers only). With
+    // P free after this edge the key is the buffer's pair whether or not it
+    // is emitted (if not, P is empty next cycle and no one uses the match),
+    // so the buffer's hit search never reaches the slice RAMs' addresses.
     logic [RangeW-1:0] key_next;
     assign key_next = rematch_s1_due_d ? s1_value_q :
-                      (rematch_m_due_d ? m_value_q : (buf_emit ? buf_out_value : pair_value_q));
+                      (rematch_m_due_d ? m_value_q : (pair_free ? buf_out_value : pair_value_q));
     hwprof_rap_tcam_ram #(.RangeW(RangeW), .Groups(Groups), .SliceW(TcamSlice)) u_tcam (
       .clk_i, .rst_ni, .clear_i(clear), .key_next_i(key_next),
       .match_o(tcam_match), .pdepth_o(tcam_pdepth), .pdepth_hot_o(tcam_pdepth_hot),
