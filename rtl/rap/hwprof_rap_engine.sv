@@ -339,7 +339,7 @@ module hwprof_rap_engine #(
   logic [CntW-1:0] leaf_cnt, leaf_cnt_new, n_new, thr_cur;
   logic            commit, split_due, fits, sched_due;
   logic            split_now, skip_now, cap_start, sched_start;
-  logic            d_act_d;
+  logic            d_act_d, split_fits, cap_due;
   hwprof_rap_threshold #(.RangeW(RangeW), .CntW(CntW)) u_thr_cur (.eps_i(eps), .n_i(ctl_q.n), .t_o(thr_cur));
   // The split check's threshold and the pass check, computed when the pair
   // enters S1 (from M, or S1's own pair in its re-match cycle after a
@@ -370,11 +370,13 @@ module hwprof_rap_engine #(
   assign split_due    = 32'(s1_depth_q) < H && (s1_thr_room_q[CntW] || leaf_cnt > s1_thr_room_q[CntW-1:0]);
   assign fits         = ctl_q.used_groups < cap_groups;
   assign sched_due    = s1_sched_due_q;
+  assign split_fits   = split_due && fits;
+  assign cap_due      = split_due && !fits && !ctl_q.full;
   assign skip_now     = commit && split_due && !fits && ctl_q.full;
   // The decision is registered (stage D): it reaches four flip-flops, never
   // the stream's moves in its own cycle. In D's cycle (the next) nothing
   // moves: the split is made, or the pass or TCAM write starts at its edge.
-  assign d_act_d      = commit && ((split_due && (fits || !ctl_q.full)) || sched_due);
+  assign d_act_d      = commit && (split_fits || cap_due || sched_due);
   assign split_now    = ctl_q.d_act && ctl_q.d_split;
   assign cap_start    = ctl_q.d_act && ctl_q.d_cap;
   assign sched_start  = ctl_q.d_act && !ctl_q.d_cap && ctl_q.d_sched;
@@ -516,8 +518,8 @@ module hwprof_rap_engine #(
     // 1. Controller.
     if (commit) ctl_d.n = n_new;
     ctl_d.d_act = d_act_d;
-    ctl_d.d_split = split_due && fits;
-    ctl_d.d_cap = split_due && !fits && !ctl_q.full;
+    ctl_d.d_split = split_fits;
+    ctl_d.d_cap = cap_due;
     ctl_d.d_sched = sched_due;
     if (cap_start) begin
       ctl_d = start_pass(ctl_d, 1'b1);

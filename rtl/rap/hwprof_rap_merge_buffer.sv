@@ -89,18 +89,18 @@ module hwprof_rap_merge_buffer #(
     end
   end
 
-  logic full, emit_old, emit_new, take, pop;
+  logic full, pass_through, emit_old, emit_new, take, pop;
   assign full     = (count_q == depth_i);
   assign empty_o  = (count_q == '0);
-  assign emit_new = !flush_i && in_valid_i && !hit && depth_i == '0;
+  // Normal mode at depth 0: the event itself is the pair.
+  assign pass_through = !flush_i && depth_i == '0;
+  assign emit_new = pass_through && in_valid_i && !hit;
   assign emit_old = flush_i ? !empty_o : (in_valid_i && !hit && full && depth_i != '0);
   assign out_valid_o  = emit_new || emit_old;
   // The pair is selected by the mode alone (the event itself at depth 0 in
   // normal mode, else the oldest entry), not by the hit search: the same
   // pair whenever out_valid_o is high, and defined early in the cycle (the
   // engine's RAM TCAM reads its next key from it).
-  logic pass_through;
-  assign pass_through = !flush_i && depth_i == '0;
   assign out_value_o  = pass_through ? in_value_i : val_q[0];
   assign out_weight_o = pass_through ? PairWtW'(in_weight_i) : wt_q[0];
   assign in_ready_o   = !flush_i && (hit || !full || out_ready_i);

@@ -153,8 +153,9 @@ module hwprof_rap_regs #(
   // larger of the register (the largest before this cycle) and the count now;
   // the register takes that value at each edge, from registered inputs only
   // (no path from this cycle's split decision).
-  logic [31:0] peak_now;
-  assign peak_now = (nodes_of(32'(tree_groups_i)) > state_q.peak) ? nodes_of(32'(tree_groups_i)) : state_q.peak;
+  logic [31:0] nodes_now, peak_now;
+  assign nodes_now = nodes_of(32'(tree_groups_i));
+  assign peak_now  = (nodes_now > state_q.peak) ? nodes_now : state_q.peak;
   assign wr_cmd  = csr_we_i && csr_addr_i == RapAddrCmd;
   assign clear_o = wr_cmd && csr_wdata_i[RapCmdClearBit];
   assign dump_start_o = wr_cmd && csr_wdata_i[RapCmdDumpBit] && idle_i;

@@ -317,7 +317,7 @@ class RapEngineT {
     tree_.init(params_for(cfg_, staged_));
     buf_.set_depth(staged_.buf);
     q_.clear();
-    p_ = m_ = s1_ = d_ = flush_ = false;
+    p_ = m_ = s1_ = d_ = d_pass_ = flush_ = false;
     rematch_ = 0;
     st_ = St::Run;
     beat_ = 0;

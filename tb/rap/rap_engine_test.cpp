@@ -97,8 +97,9 @@ TEST(RapEngine, PaperFig1Scenario) {
               " 80/1=88 80/2=0 90/2=0 a0/2=0 b0/2=0 c0/1=0");
     EXPECT_EQ(r.counters.splits, 6u);       // docs/rap.md's table: six splits ...
     EXPECT_EQ(r.counters.merges, 1u);       // ... and the pass at n = 104 merges 0c/3's group
-    // Six structural commits (90 splits and starts the pass), plus M's
-    // re-match after the pass (0c/3 waited in M).
+    // Six structural commits, each acted on in a D cycle (90 splits and
+    // starts the pass), plus the two re-match cycles after the pass (S1's
+    // pair, then M's).
     EXPECT_EQ(r.counters.stall_flush, 6u + 2u);
     EXPECT_EQ(r.counters.stall_sched, 10u);  // 5 groups + H (4) + 1 drain cycle
     EXPECT_EQ(r.counters.sched, 1u);

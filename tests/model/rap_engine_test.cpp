@@ -86,8 +86,9 @@ BOOST_AUTO_TEST_CASE(BufferWeightOverflowAppendsASecondEntry) {
 // W = 8, 8 groups, buffer off: six commits change the structure (four
 // drill-down splits, the split of 80/1 with the scheduled pass at n = 104,
 // the split of 0c/3), each acted on in a D cycle, and the pass is followed
-// by the two re-match cycles (S1's pair, M's), so StallFlush = 6 + 2; the pass at n = 104 starts with 21
-// nodes (5 groups): 5 + H + 1 (drain) = 10 cycles.
+// by the two re-match cycles (S1's pair, M's), so StallFlush = 6 + 2; the
+// pass at n = 104 starts with 21 nodes (5 groups): 5 + H + 1 (drain) = 10
+// cycles.
 BOOST_AUTO_TEST_CASE(PaperFig1ScenarioStallsAsDocumented) {
   RapEngineConfig cfg;
   cfg.range_bits = 8;
